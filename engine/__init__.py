@@ -1,0 +1,41 @@
+"""Spectacular Bid rules engine: tiles, layout, auction, match clock and the whole match.
+
+Pure and deterministic: time comes in as integer nanoseconds with each command, randomness as a
+``random.Random`` given to ``shuffle_deal``. No I/O, no system clock, no global random.
+"""
+
+from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
+from .auction import JOCKEY_CREDIT, MIN_BID, RAISE_STEP
+from .clock import NS_PER_MS, NS_PER_S
+from .deal import Deal, shuffle_deal
+from .errors import (
+    BadAmount,
+    CannotDraw,
+    CannotPass,
+    EngineError,
+    IllegalAction,
+    IllegalPlay,
+    Malformed,
+    MatchIsOver,
+    MustPlayDrawn,
+    NoDeal,
+    NotYourTurn,
+    SnapshotError,
+    Unaffordable,
+    UnknownTile,
+    WrongPhase,
+)
+from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
+from .layout import Layout, Placement
+from .match import AuctionView, Match, MatchConfig, Phase, ranked_opener, round_to_five
+from .tiles import ALL_TILES, Point, Slot, Tile, tile
+
+__all__ = [
+    "ALL_TILES", "Accept", "Action", "AuctionView", "BadAmount", "Bid", "CannotDraw", "CannotPass",
+    "Deal", "Decline", "Draw", "EndReason", "EngineError", "Event", "IllegalAction", "IllegalPlay",
+    "JOCKEY_CREDIT", "Layout", "MIN_BID", "Malformed", "Match", "MatchConfig", "MatchEnded",
+    "MatchIsOver", "MustPlayDrawn", "NS_PER_MS", "NS_PER_S", "NoDeal", "NotYourTurn", "Outcome",
+    "Pass", "Phase", "Placement", "Play", "Point", "RAISE_STEP", "Resign", "Reveal", "RoundEnded",
+    "Slot", "SnapshotError", "Start", "Tile", "Transfer", "TransferReason", "Unaffordable",
+    "UnknownTile", "WrongPhase", "ranked_opener", "round_to_five", "shuffle_deal", "tile",
+]

@@ -1,0 +1,751 @@
+"""A whole Spectacular Bid match: rounds, openings, the auction, play, settlement and the clock.
+
+``Match`` is the engine's one stateful object. Every command comes in as an action with its
+arrival time in integer nanoseconds of the monotonic clock; the engine never reads a clock and
+never draws random numbers (deals come in with the Start action).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Callable
+
+from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
+from .auction import Auction, max_affordable_bid, net_payment
+from .clock import NS_PER_S, MatchClock
+from .deal import Deal
+from .errors import (
+    BadAmount,
+    CannotDraw,
+    CannotPass,
+    IllegalPlay,
+    Malformed,
+    MatchIsOver,
+    MustPlayDrawn,
+    NoDeal,
+    NotYourTurn,
+    SnapshotError,
+    Unaffordable,
+    WrongPhase,
+)
+from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
+from .layout import Layout
+from .tiles import Point, Tile, pip_total
+
+SNAPSHOT_VERSION = 1
+PLAYERS = (0, 1)
+
+
+class Phase(StrEnum):
+    """Where the match stands."""
+
+    READY = "ready"
+    """Between rounds (and before the first): clocks stopped until Start / Continue."""
+    AUCTION = "auction"
+    """Bidding for the opening after a domino."""
+    PLAY = "play"
+    """Tiles are being placed (the opening turn included)."""
+    HANDOVER = "handover"
+    """Shared screen: waiting for the next player to reveal their hand; clocks stopped."""
+    MATCH_OVER = "match_over"
+    """The match has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """How a match begins: balances, banks, the delay, hand-over mode and an optional first jockey."""
+
+    balances: tuple[int, int] = (150, 150)
+    bank_ns: tuple[int, int] = (120 * NS_PER_S, 120 * NS_PER_S)
+    delay_ns: int = 10 * NS_PER_S
+    handover: bool = False
+    jockey: int | None = None
+
+    def __post_init__(self) -> None:
+        for name, pair in (("balances", self.balances), ("bank_ns", self.bank_ns)):
+            if len(pair) != 2 or not all(_is_int(v) and v > 0 for v in pair):
+                raise Malformed(f"{name} must be two positive whole numbers, not {pair!r}")
+        if not _is_int(self.delay_ns) or self.delay_ns < 0:
+            raise Malformed(f"delay_ns must be a whole number >= 0, not {self.delay_ns!r}")
+        if self.jockey not in (None, 0, 1):
+            raise Malformed(f"jockey must be null, 0 or 1, not {self.jockey!r}")
+        if not isinstance(self.handover, bool):
+            raise Malformed(f"handover must be true or false, not {self.handover!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for saving."""
+        return {
+            "balances": list(self.balances),
+            "bank_ns": list(self.bank_ns),
+            "delay_ns": self.delay_ns,
+            "handover": self.handover,
+            "jockey": self.jockey,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchConfig:
+        """The configuration saved by ``to_dict``."""
+        return cls(
+            balances=(data["balances"][0], data["balances"][1]),
+            bank_ns=(data["bank_ns"][0], data["bank_ns"][1]),
+            delay_ns=data["delay_ns"],
+            handover=data["handover"],
+            jockey=data["jockey"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionView:
+    """What a screen needs to show of the auction in progress."""
+
+    jockey: int
+    bid: int | None
+    bidder: int | None
+    min_bid: int
+    max_bid: tuple[int, int]
+    """The largest bid each player can afford (below ``min_bid``: that player cannot bid)."""
+
+    def cost(self, bidder: int, amount: int) -> int:
+        """What ``bidder`` pays if their bid of ``amount`` is accepted (the jockey's credit applied)."""
+        return net_payment(amount, bidder, self.jockey)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def ranked_opener(hands: tuple[list[Tile], list[Tile]] | list[list[Tile]]) -> tuple[int, Tile]:
+    """Who must open a ranked round, and with which tile (RULES.md §3)."""
+    best_key: tuple[int, int, int] | None = None
+    best: tuple[int, Tile] | None = None
+    for player in PLAYERS:
+        for t in hands[player]:
+            key = (1, t.low, 0) if t.low == t.high else (0, t.low + t.high, t.high)
+            if best_key is None or key > best_key:
+                best_key, best = key, (player, t)
+    if best is None:
+        raise Malformed("no tiles dealt")
+    return best
+
+
+def round_to_five(points: int) -> int:
+    """``points`` rounded to the nearest multiple of 5 (17 -> 15, 18 -> 20)."""
+    return 5 * ((points + 2) // 5)
+
+
+class Match:
+    """One match between players 0 and 1 (RULES.md). Illegal commands raise and change nothing."""
+
+    def __init__(self, config: MatchConfig | None = None, *, boot_id: str = "") -> None:
+        self.config = config or MatchConfig()
+        self.boot_id = boot_id
+        """The boot the clock's timestamps were measured in."""
+        self._balances = list(self.config.balances)
+        self._phase = Phase.READY
+        self._round = 0
+        self._jockey: int | None = self.config.jockey
+        self._hands: list[list[Tile]] = [[], []]
+        self._boneyard: list[Tile] = []
+        self._layout = Layout()
+        self._to_act: int | None = None
+        self._opening_tile: Tile | None = None
+        self._drawn: Tile | None = None
+        self._passes = 0
+        self._auction: Auction | None = None
+        self._after_reveal: Phase | None = None
+        self._last_actor: int | None = None
+        self._clock = MatchClock(self.config.bank_ns, self.config.delay_ns)
+        self._outcome: Outcome | None = None
+        self._last_ns: int | None = None
+        self._legal: list[Action] | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def phase(self) -> Phase:
+        """Where the match stands."""
+        return self._phase
+
+    @property
+    def round(self) -> int:
+        """The number of the current (or last finished) round; 0 before the first Start."""
+        return self._round
+
+    @property
+    def to_act(self) -> int | None:
+        """The player who must act next (in a hand-over: who must reveal), or None."""
+        return self._to_act
+
+    @property
+    def balances(self) -> tuple[int, int]:
+        """Both balances; they always add up to what they started with."""
+        return (self._balances[0], self._balances[1])
+
+    @property
+    def jockey(self) -> int | None:
+        """The player who dominoed last, from the domino until the next opening begins."""
+        return self._jockey
+
+    @property
+    def layout(self) -> Layout:
+        """The tiles on the table (read only: change it through ``apply``)."""
+        return self._layout
+
+    @property
+    def end_count(self) -> int:
+        """The layout's current end count (0 before the opening)."""
+        return self._layout.end_count
+
+    @property
+    def boneyard_count(self) -> int:
+        """How many tiles are left to draw."""
+        return len(self._boneyard)
+
+    @property
+    def drawn_tile(self) -> Tile | None:
+        """A drawn tile that fits and so must be placed now, or None."""
+        return self._drawn
+
+    @property
+    def opening_tile(self) -> Tile | None:
+        """The tile a ranked opening must be made with, until it is placed."""
+        return self._opening_tile if self._layout.is_empty else None
+
+    @property
+    def pending_phase(self) -> Phase | None:
+        """In a hand-over, the phase that continues after the reveal."""
+        return self._after_reveal
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over."""
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+        return self._outcome is not None
+
+    @property
+    def clock_running(self) -> int | None:
+        """The player whose clock runs, or None."""
+        return self._clock.running
+
+    @property
+    def last_command_ns(self) -> int | None:
+        """Arrival time of the last accepted command."""
+        return self._last_ns
+
+    def hand(self, player: int) -> tuple[Tile, ...]:
+        """``player``'s tiles, sorted by name."""
+        return tuple(sorted(self._hands[player]))
+
+    def hand_sizes(self) -> tuple[int, int]:
+        """How many tiles each player holds."""
+        return (len(self._hands[0]), len(self._hands[1]))
+
+    def pip_totals(self) -> tuple[int, int]:
+        """Each hand's pip total."""
+        return (pip_total(self._hands[0]), pip_total(self._hands[1]))
+
+    def auction(self) -> AuctionView | None:
+        """The auction in progress (also during its hand-overs), or None."""
+        a = self._auction
+        if a is None:
+            return None
+        return AuctionView(
+            jockey=a.jockey,
+            bid=a.bid,
+            bidder=a.bidder,
+            min_bid=a.min_bid,
+            max_bid=(
+                max_affordable_bid(self._balances[0], 0, a.jockey),
+                max_affordable_bid(self._balances[1], 1, a.jockey),
+            ),
+        )
+
+    def placements_for(self, tile: Tile) -> list[Point]:
+        """Where ``tile`` may go now (an empty list for the opening tile: it needs no point)."""
+        return [] if self._layout.is_empty else self._layout.points_for(tile)
+
+    # ------------------------------------------------------------------ clock readings
+
+    def deadline_ns(self) -> int | None:
+        """The instant the running player loses on time (commands must arrive before it), or None."""
+        return self._clock.deadline_ns()
+
+    def bank_ns(self, player: int, now_ns: int) -> int:
+        """What is left of ``player``'s bank at ``now_ns``."""
+        deadline = self._clock.deadline_ns()
+        if deadline is not None and now_ns > deadline:
+            now_ns = deadline
+        return self._clock.bank_ns(player, now_ns)
+
+    def delay_left_ns(self, now_ns: int) -> int:
+        """What is left of the running decision's free delay at ``now_ns``."""
+        return self._clock.delay_left_ns(now_ns)
+
+    def decision_started_ns(self) -> int | None:
+        """When the running decision began, or None when no clock runs."""
+        return self._clock.started_ns
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a fixed order (Resign, always open, not listed).
+
+        Ready: Start. Hand-over: Reveal. Auction: Decline or Accept first, then each legal bid
+        upward. Play: each tile in hand (name order) at each of its points (point order); or Draw;
+        or Pass. For Start the listed action carries no deal: give one when applying it.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self._phase
+        player = self._to_act
+        if phase is Phase.PLAY:
+            assert player is not None
+            hand = self._hands[player]
+            layout = self._layout
+            if layout.is_empty:
+                if self._opening_tile is not None:
+                    return [Play(player, self._opening_tile, None)]
+                return [Play(player, t, None) for t in sorted(hand)]
+            if self._drawn is not None:
+                return [Play(player, self._drawn, p) for p in layout.points_for(self._drawn)]
+            plays: list[Action] = []
+            points_for = layout.points_for
+            for t in sorted(hand):
+                for p in points_for(t):
+                    plays.append(Play(player, t, p))
+            if plays:
+                return plays
+            return [Draw(player)] if self._boneyard else [Pass(player)]
+        if phase is Phase.AUCTION:
+            assert player is not None and self._auction is not None
+            a = self._auction
+            first: list[Action] = [Decline(player)] if a.bid is None else [Accept(player)]
+            top = max_affordable_bid(self._balances[player], player, a.jockey)
+            return first + [Bid(player, amount) for amount in range(a.min_bid, top + 1, 5)]
+        if phase is Phase.HANDOVER:
+            assert player is not None
+            return [Reveal(player)]
+        if phase is Phase.READY:
+            return [Start()]
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """True if ``action`` would be accepted now (Start: if it carries a deal)."""
+        if isinstance(action, Resign):
+            return self._outcome is None and action.player in PLAYERS
+        if isinstance(action, Start):
+            return self._phase is Phase.READY and action.deal is not None
+        return action in self.legal_actions()
+
+    # ------------------------------------------------------------------ applying
+
+    def advance(self, now_ns: int) -> list[Event]:
+        """Let time pass to ``now_ns``: a running clock at or past its deadline ends the match on time.
+
+        Apply every command that arrived before ``now_ns`` first: a command counts by its arrival.
+        A reading older than the last accepted command changes nothing.
+        """
+        events: list[Event] = []
+        if self._outcome is None and (self._last_ns is None or now_ns >= self._last_ns):
+            self._flag_if_late(now_ns, events)
+        return events
+
+    def apply(self, action: Action, now_ns: int) -> list[Event]:
+        """Apply ``action`` that arrived at ``now_ns`` and return what happened.
+
+        Raises an ``IllegalAction`` subclass (with ``code`` and a message) and changes nothing
+        when the action is refused. A running clock whose deadline is at or before ``now_ns``
+        first ends the match on time; the action is then refused with ``MatchIsOver``.
+        """
+        if not _is_int(now_ns):
+            raise Malformed(f"an arrival time is a whole number of nanoseconds, not {now_ns!r}")
+        if self._last_ns is not None and now_ns < self._last_ns:
+            raise Malformed(
+                "this command is stamped earlier than the last accepted one; "
+                "commands must be applied in the order they arrived"
+            )
+        events: list[Event] = []
+        if self._outcome is None:
+            self._flag_if_late(now_ns, events)
+        if self._outcome is not None:
+            raise MatchIsOver(self._over_message())
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise Malformed(f"{action!r} is not a command the engine knows")
+        handler(self, action, now_ns, events)
+        self._last_ns = now_ns
+        self._legal = None
+        return events
+
+    def abort(self, now_ns: int, why: str = "timing failure") -> list[Event]:
+        """End the match without a winner or rated result after a proven timing failure.
+
+        The running decision is charged nothing: its time cannot be proven.
+        """
+        if self._outcome is not None:
+            return []
+        events: list[Event] = []
+        self._clock.drop()
+        self._end(Outcome(None, EndReason.ABORTED, False, why), now_ns, events)
+        return events
+
+    # ------------------------------------------------------------------ handlers
+
+    def _start(self, action: Start, now_ns: int, events: list[Event]) -> None:
+        if self._phase is not Phase.READY:
+            raise WrongPhase("Start / Continue is only possible between rounds")
+        if action.player not in (None, 0, 1):
+            raise Malformed(f"player must be 0 or 1, not {action.player!r}")
+        deal = action.deal
+        if deal is None:
+            raise NoDeal("there is no deal for the next round")
+        if not isinstance(deal, Deal):
+            raise Malformed("Start needs a Deal")
+        self._round += 1
+        self._hands = [list(deal.hands[0]), list(deal.hands[1])]
+        self._boneyard = list(deal.boneyard)
+        self._layout = Layout()
+        self._drawn = None
+        self._passes = 0
+        self._last_actor = None
+        if self._jockey is None:
+            opener, self._opening_tile = ranked_opener(self._hands)
+            self._begin(opener, now_ns, Phase.PLAY)
+        else:
+            self._opening_tile = None
+            self._auction = Auction(self._jockey)
+            self._begin(1 - self._jockey, now_ns, Phase.AUCTION)
+
+    def _reveal(self, action: Reveal, now_ns: int, events: list[Event]) -> None:
+        if self._phase is not Phase.HANDOVER:
+            raise WrongPhase("there is no hand-over to finish: the player to act can already see their hand")
+        if action.player != self._to_act:
+            raise NotYourTurn(f"it is player {self._to_act}'s turn to reveal")
+        assert self._after_reveal is not None
+        self._phase = self._after_reveal
+        self._after_reveal = None
+        self._clock.start(action.player, now_ns)
+
+    def _play(self, action: Play, now_ns: int, events: list[Event]) -> None:
+        player = action.player
+        self._check_turn(player, Phase.PLAY)
+        tile = action.tile
+        if not isinstance(tile, Tile):
+            raise Malformed("a play needs a tile")
+        hand = self._hands[player]
+        if tile not in hand:
+            raise IllegalPlay(f"[{tile}] is not in your hand")
+        if self._drawn is not None and tile != self._drawn:
+            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: it must be played now")
+        layout = self._layout
+        opening = layout.is_empty
+        if opening and self._opening_tile is not None and tile != self._opening_tile:
+            raise IllegalPlay(f"this round opens by rank: it must open with [{self._opening_tile}]")
+        if action.at is not None and not isinstance(action.at, Point):
+            raise Malformed("a connection point is a tile and a slot")
+        layout.check(tile, action.at)
+
+        hand.remove(tile)
+        count = layout.place(tile, action.at)
+        self._opening_tile = None
+        self._drawn = None
+        self._passes = 0
+        self._clock.stop(now_ns)
+        self._last_actor = player
+        if count > 0 and count % 5 == 0:
+            self._transfer(1 - player, player, count, TransferReason.SCORE, now_ns, events)
+            if self._outcome is not None:
+                return
+        if not hand:
+            self._phase = Phase.READY
+            self._to_act = None
+            self._jockey = player
+            events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
+        else:
+            self._begin(1 - player, now_ns, Phase.PLAY)
+
+    def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
+        player = action.player
+        self._check_turn(player, Phase.PLAY)
+        if self._layout.is_empty:
+            raise CannotDraw("open the round first: the opening tile is played from the hand")
+        if self._drawn is not None:
+            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: play it, no further draw")
+        playable = self._first_playable(player)
+        if playable is not None:
+            raise CannotDraw(f"[{playable}] can be placed: draw only when nothing fits")
+        if not self._boneyard:
+            raise CannotDraw("the boneyard is empty: pass instead")
+        drawn = self._boneyard.pop(0)
+        self._hands[player].append(drawn)
+        if self._layout.can_place(drawn):
+            self._drawn = drawn
+
+    def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
+        player = action.player
+        self._check_turn(player, Phase.PLAY)
+        if self._layout.is_empty:
+            raise CannotPass("the opening tile must be played")
+        if self._drawn is not None:
+            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: it must be played now")
+        playable = self._first_playable(player)
+        if playable is not None:
+            raise CannotPass(f"[{playable}] can be placed: pass only when nothing fits")
+        if self._boneyard:
+            raise CannotPass("draw from the boneyard first: pass only when it is empty")
+        self._clock.stop(now_ns)
+        self._last_actor = player
+        self._passes += 1
+        if self._passes >= 2:
+            self._settle_blocked(now_ns, events)
+        else:
+            self._begin(1 - player, now_ns, Phase.PLAY)
+
+    def _decline(self, action: Decline, now_ns: int, events: list[Event]) -> None:
+        auction = self._check_auction_turn(action.player)
+        if auction.bid is not None:
+            raise WrongPhase("declining is only possible as the first auction action: accept or raise")
+        self._clock.stop(now_ns)
+        self._last_actor = action.player
+        self._open_by(auction.jockey, now_ns)
+
+    def _bid(self, action: Bid, now_ns: int, events: list[Event]) -> None:
+        player = action.player
+        auction = self._check_auction_turn(player)
+        amount = action.amount
+        if not _is_int(amount):
+            raise Malformed(f"a bid is a whole number of points, not {amount!r}")
+        least = auction.min_bid
+        if amount < least or amount % 5:
+            raise BadAmount(f"bids are multiples of 5 and the smallest bid now is {least}, not {amount}")
+        cost = net_payment(amount, player, auction.jockey)
+        if cost > self._balances[player]:
+            raise Unaffordable(
+                f"a bid of {amount} would cost {cost} points and you have {self._balances[player]}"
+            )
+        self._clock.stop(now_ns)
+        self._last_actor = player
+        auction.bid = amount
+        auction.bidder = player
+        self._begin(1 - player, now_ns, Phase.AUCTION)
+
+    def _accept(self, action: Accept, now_ns: int, events: list[Event]) -> None:
+        player = action.player
+        auction = self._check_auction_turn(player)
+        if auction.bid is None or auction.bidder is None:
+            raise WrongPhase("there is no bid to accept: bid or decline")
+        self._clock.stop(now_ns)
+        self._last_actor = player
+        bidder = auction.bidder
+        cost = net_payment(auction.bid, bidder, auction.jockey)
+        self._auction = None
+        self._jockey = None
+        self._transfer(bidder, player, cost, TransferReason.AUCTION, now_ns, events)
+        if self._outcome is None:
+            self._open_by(bidder, now_ns)
+
+    def _resign(self, action: Resign, now_ns: int, events: list[Event]) -> None:
+        if action.player not in PLAYERS:
+            raise Malformed(f"player must be 0 or 1, not {action.player!r}")
+        self._end(Outcome(1 - action.player, EndReason.RESIGN, True), now_ns, events)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _check_turn(self, player: int, phase: Phase) -> None:
+        if self._phase is not phase:
+            if self._phase is Phase.HANDOVER and self._after_reveal is phase:
+                raise WrongPhase(f"player {self._to_act} must reveal their hand first")
+            raise WrongPhase(f"that is not possible now: the match is in its {self._phase.value} phase")
+        if player != self._to_act:
+            raise NotYourTurn(f"it is player {self._to_act}'s turn")
+
+    def _check_auction_turn(self, player: int) -> Auction:
+        self._check_turn(player, Phase.AUCTION)
+        assert self._auction is not None
+        return self._auction
+
+    def _first_playable(self, player: int) -> Tile | None:
+        can_place = self._layout.can_place
+        for t in self._hands[player]:
+            if can_place(t):
+                return t
+        return None
+
+    def _begin(self, player: int, now_ns: int, phase: Phase) -> None:
+        """A new decision for ``player``: through a hand-over on a shared screen, else at once."""
+        self._to_act = player
+        if self.config.handover and player != self._last_actor:
+            self._phase = Phase.HANDOVER
+            self._after_reveal = phase
+        else:
+            self._phase = phase
+            self._clock.start(player, now_ns)
+
+    def _open_by(self, opener: int, now_ns: int) -> None:
+        self._auction = None
+        self._jockey = None
+        self._opening_tile = None
+        self._begin(opener, now_ns, Phase.PLAY)
+
+    def _transfer(
+        self, payer: int, payee: int, points: int, reason: TransferReason, now_ns: int, events: list[Event]
+    ) -> None:
+        amount = min(points, self._balances[payer])
+        if amount <= 0:
+            return
+        self._balances[payer] -= amount
+        self._balances[payee] += amount
+        events.append(Transfer(payer, payee, amount, reason, now_ns))
+        if self._balances[payer] == 0:
+            self._end(Outcome(payee, EndReason.BALANCE, True), now_ns, events)
+
+    def _settle_blocked(self, now_ns: int, events: list[Event]) -> None:
+        pips = self.pip_totals()
+        self._phase = Phase.READY
+        self._to_act = None
+        self._jockey = None
+        events.append(RoundEnded(self._round, True, None, pips, now_ns))
+        if pips[0] != pips[1]:
+            lighter = 0 if pips[0] < pips[1] else 1
+            heavier = 1 - lighter
+            self._transfer(heavier, lighter, round_to_five(pips[heavier]), TransferReason.BLOCKED, now_ns, events)
+
+    def _flag_if_late(self, now_ns: int, events: list[Event]) -> None:
+        deadline = self._clock.deadline_ns()
+        if deadline is not None and now_ns >= deadline:
+            loser = self._clock.running
+            assert loser is not None
+            self._end(Outcome(1 - loser, EndReason.TIME, True), deadline, events)
+
+    def _end(self, outcome: Outcome, now_ns: int, events: list[Event]) -> None:
+        self._clock.stop(now_ns)
+        self._outcome = outcome
+        self._phase = Phase.MATCH_OVER
+        self._to_act = None
+        self._after_reveal = None
+        self._drawn = None
+        self._legal = None
+        events.append(MatchEnded(outcome, now_ns))
+
+    def _over_message(self) -> str:
+        o = self._outcome
+        assert o is not None
+        if o.winner is None:
+            return "the match was aborted: nothing more can be played"
+        return f"the match is over: player {o.winner} won ({o.reason.value})"
+
+    # ------------------------------------------------------------------ saving and restoring
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole match state as plain JSON-ready data (restored exactly by ``from_dict``)."""
+        o = self._outcome
+        return {
+            "version": SNAPSHOT_VERSION,
+            "config": self.config.to_dict(),
+            "boot_id": self.boot_id,
+            "last_ns": self._last_ns,
+            "phase": self._phase.value,
+            "round": self._round,
+            "balances": list(self._balances),
+            "jockey": self._jockey,
+            "hands": [[str(t) for t in h] for h in self._hands],
+            "boneyard": [str(t) for t in self._boneyard],
+            "layout": self._layout.to_list(),
+            "to_act": self._to_act,
+            "opening_tile": None if self._opening_tile is None else str(self._opening_tile),
+            "drawn": None if self._drawn is None else str(self._drawn),
+            "passes": self._passes,
+            "auction": None if self._auction is None else self._auction.to_dict(),
+            "after_reveal": None if self._after_reveal is None else self._after_reveal.value,
+            "last_actor": self._last_actor,
+            "clock": self._clock.to_dict(),
+            "outcome": None
+            if o is None
+            else {"winner": o.winner, "reason": o.reason.value, "rated": o.rated, "detail": o.detail},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        """The match saved by ``to_dict``, exactly (no clock checks: see ``restore``)."""
+        try:
+            if data.get("version") != SNAPSHOT_VERSION:
+                raise SnapshotError(f"saved state version {data.get('version')!r} is not {SNAPSHOT_VERSION}")
+            m = cls(MatchConfig.from_dict(data["config"]), boot_id=str(data["boot_id"]))
+            m._last_ns = data["last_ns"]
+            m._phase = Phase(data["phase"])
+            m._round = int(data["round"])
+            m._balances = [int(data["balances"][0]), int(data["balances"][1])]
+            m._jockey = data["jockey"]
+            m._hands = [[Tile.parse(t) for t in h] for h in data["hands"]]
+            m._boneyard = [Tile.parse(t) for t in data["boneyard"]]
+            m._layout = Layout.from_list(data["layout"])
+            m._to_act = data["to_act"]
+            m._opening_tile = None if data["opening_tile"] is None else Tile.parse(data["opening_tile"])
+            m._drawn = None if data["drawn"] is None else Tile.parse(data["drawn"])
+            m._passes = int(data["passes"])
+            m._auction = None if data["auction"] is None else Auction.from_dict(data["auction"])
+            m._after_reveal = None if data["after_reveal"] is None else Phase(data["after_reveal"])
+            m._last_actor = data["last_actor"]
+            m._clock = MatchClock.from_dict(data["clock"])
+            o = data["outcome"]
+            m._outcome = None if o is None else Outcome(
+                o["winner"], EndReason(o["reason"]), bool(o["rated"]), str(o.get("detail", ""))
+            )
+        except SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SnapshotError(f"the saved match state is damaged: {exc}") from exc
+        m._check_consistent()
+        return m
+
+    def _check_consistent(self) -> None:
+        tiles = [*self._hands[0], *self._hands[1], *self._boneyard, *self._layout.tiles()]
+        if self._round > 0 and (len(tiles) != 28 or len(set(tiles)) != 28):
+            raise SnapshotError("the saved match state is damaged: the 28 tiles are not all accounted for")
+        if sum(self._balances) != sum(self.config.balances) or min(self._balances) < 0:
+            raise SnapshotError("the saved match state is damaged: the balances do not add up")
+
+    @classmethod
+    def restore(cls, data: dict[str, Any], *, boot_id: str, now_ns: int) -> tuple[Match, list[Event]]:
+        """Restore a saved match after a restart, applying the clock rules of RULES.md §7.
+
+        Same boot: a running clock continues from its recorded start (the time while down is
+        charged, and may end the match on time). Another boot, or a monotonic clock that went
+        backwards, while a clock was running: the match is aborted unrated. No clock running:
+        nothing is lost.
+        """
+        m = cls.from_dict(data)
+        events: list[Event] = []
+        if m._outcome is None and m._clock.running is not None:
+            if m.boot_id != boot_id:
+                events = m.abort(now_ns, "the machine restarted while a clock was running")
+            elif now_ns < max(m._last_ns or 0, m._clock.started_ns or 0):
+                events = m.abort(now_ns, "the monotonic clock went backwards")
+            else:
+                events = m.advance(now_ns)
+        elif m.boot_id != boot_id:
+            m._last_ns = None
+        m.boot_id = boot_id
+        return m, events
+
+
+_HANDLERS: dict[type, Callable[[Match, Any, int, list[Event]], None]] = {
+    Start: Match._start,
+    Reveal: Match._reveal,
+    Play: Match._play,
+    Draw: Match._draw,
+    Pass: Match._pass,
+    Decline: Match._decline,
+    Bid: Match._bid,
+    Accept: Match._accept,
+    Resign: Match._resign,
+}

@@ -1,0 +1,96 @@
+"""The 28 double-six tiles, their names ``"a|b"`` and the connection points of a layout."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from .errors import Malformed, UnknownTile
+
+
+class Tile(NamedTuple):
+    """A domino tile ``[low|high]`` with ``low <= high``; compares and sorts like its name."""
+
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.low}|{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}|{self.high})"
+
+    @property
+    def is_double(self) -> bool:
+        """True for ``[d|d]``."""
+        return self.low == self.high
+
+    @property
+    def pips(self) -> int:
+        """The tile's pip total."""
+        return self.low + self.high
+
+    @classmethod
+    def parse(cls, text: str | Tile) -> Tile:
+        """The canonical tile named ``"a|b"`` (either order); raises UnknownTile otherwise."""
+        if isinstance(text, Tile):
+            return text
+        tile = _BY_NAME.get(text) if isinstance(text, str) else None
+        if tile is None:
+            raise UnknownTile(f"{text!r} is not a double-six tile: write it as two numbers 0-6 like \"1|4\"")
+        return tile
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a in range(7) for b in range(a, 7))
+"""All 28 tiles in name order, [0|0] first."""
+
+_BY_NAME: dict[str, Tile] = {}
+for _t in ALL_TILES:
+    _BY_NAME[f"{_t.low}|{_t.high}"] = _t
+    _BY_NAME[f"{_t.high}|{_t.low}"] = _t
+    _BY_NAME[f"{_t.low} | {_t.high}"] = _t
+    _BY_NAME[f"{_t.high} | {_t.low}"] = _t
+    _BY_NAME[f"[{_t.low}|{_t.high}]"] = _t
+    _BY_NAME[f"[{_t.high}|{_t.low}]"] = _t
+
+
+def tile(a: int, b: int) -> Tile:
+    """The canonical tile with halves ``a`` and ``b`` in either order."""
+    return Tile.parse(f"{a}|{b}")
+
+
+class Slot(StrEnum):
+    """Where on a placed tile another tile may connect."""
+
+    LOW = "low"
+    HIGH = "high"
+    LINE_A = "lineA"
+    LINE_B = "lineB"
+    BRANCH_A = "branchA"
+    BRANCH_B = "branchB"
+
+
+class Point(NamedTuple):
+    """A connection point: a placed tile and one of its slots."""
+
+    tile: Tile
+    slot: Slot
+
+    def __str__(self) -> str:
+        return f"{self.tile} {self.slot.value}"
+
+    @classmethod
+    def parse(cls, tile_name: str | Tile, slot_name: str) -> Point:
+        """The point named by a tile and a slot name; raises UnknownTile or ValueError-based errors."""
+        try:
+            slot = Slot(slot_name)
+        except ValueError:
+            raise Malformed(
+                f"{slot_name!r} is not a slot: use one of {', '.join(s.value for s in Slot)}"
+            ) from None
+        return cls(Tile.parse(tile_name), slot)
+
+
+def pip_total(tiles: "list[Tile] | tuple[Tile, ...]") -> int:
+    """The pip total of a group of tiles."""
+    return sum(t.low + t.high for t in tiles)

@@ -1,0 +1,267 @@
+"""The hardware part of the kiosk's TOML configuration.
+
+Reads the ``[hardware]``, ``[buttons]``, ``[leds]``, ``[serial]`` and
+``[keyboard]`` tables (other tables belong to the rest of the kiosk and are
+left alone). A wrong value never stops the kiosk: it yields a warning that
+names the key, and that part falls back to its default or is left unwired, so
+the inputs that work still start.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .events import GAME_BUTTONS, KIOSK_BUTTONS, PLAYERS, Button
+from .layout import (
+    DEFAULT_BUTTON_PINS,
+    DEFAULT_LED_PINS,
+    VALID_PINS,
+    PinBinding,
+    default_bindings,
+)
+
+BACKENDS = ("auto", "gpio", "mock")
+"""``gpio``: the Pi's real pins; ``mock``: gpiozero MockFactory (simulator, tests);
+``auto``: ``gpio`` when it loads, ``mock`` otherwise."""
+
+DEFAULT_KEYS: dict[int, dict[Button, str]] = {
+    0: {Button.ACCEPT: "a", Button.RAISE: "s", Button.DECLINE: "d"},
+    1: {Button.ACCEPT: "j", Button.RAISE: "k", Button.DECLINE: "l"},
+}
+"""Simulator keys (key names as pygame spells them) per player."""
+
+
+@dataclass(frozen=True, slots=True)
+class SerialConfig:
+    """Where the serial panel is and how to talk to it."""
+
+    enabled: bool = False
+    url: str | None = None
+    baudrate: int = 115200
+    checksum: bool = False
+    reconnect_max_s: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareConfig:
+    """Every hardware setting, already validated."""
+
+    backend: str = "auto"
+    buttons: tuple[PinBinding, ...] = default_bindings(DEFAULT_BUTTON_PINS)
+    debounce_ms: float = 30
+    leds: tuple[PinBinding, ...] = default_bindings(DEFAULT_LED_PINS)
+    blink_ms: float = 250
+    serial: SerialConfig = SerialConfig()
+    keys: tuple[tuple[str, int, Button], ...] = tuple(
+        (key, player, button) for player, table in DEFAULT_KEYS.items() for button, key in table.items()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedConfig:
+    """A configuration plus one human-readable warning per wrong value."""
+
+    config: HardwareConfig
+    warnings: tuple[str, ...] = field(default=())
+
+
+_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
+_PLAYER_TABLES = {f"player{p}": p for p in PLAYERS}
+_BUTTON_KEYS = {b.name.lower(): b for b in GAME_BUTTONS}
+_KIOSK_KEYS = {b.name.lower(): b for b in KIOSK_BUTTONS}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class _Reader:
+    """Collects warnings while reading one configuration mapping."""
+
+    def __init__(self, data: Mapping[str, Any], port_exists: Callable[[str], bool]) -> None:
+        self.data = data
+        self.port_exists = port_exists
+        self.warnings: list[str] = []
+        self.used_pins: dict[int, str] = {}
+
+    def warn(self, key: str, message: str) -> None:
+        self.warnings.append(f"{key}: {message}")
+
+    def table(self, name: str, allowed: set[str]) -> dict[str, Any]:
+        value = self.data.get(name, {})
+        if not isinstance(value, Mapping):
+            self.warn(name, f"must be a table, not {type(value).__name__}; using defaults")
+            return {}
+        for key in value:
+            if key not in allowed:
+                self.warn(f"{name}.{key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+        return {k: v for k, v in value.items() if k in allowed}
+
+    def scalar(self, table: dict[str, Any], section: str, key: str, default: Any,
+               check: Callable[[Any], bool], expect: str) -> Any:
+        if key not in table:
+            return default
+        value = table[key]
+        if check(value):
+            return value
+        self.warn(f"{section}.{key}", f"expected {expect}, got {value!r}; using {default!r}")
+        return default
+
+    def pins(self, section: str, table: dict[str, Any]) -> tuple[PinBinding, ...]:
+        defaults = DEFAULT_BUTTON_PINS if section == "buttons" else DEFAULT_LED_PINS
+        out: list[PinBinding] = []
+        groups: list[tuple[str, int | None, dict[str, Button], dict[Button, int]]] = [
+            (name, player, _BUTTON_KEYS, defaults[player]) for name, player in _PLAYER_TABLES.items()
+        ]
+        if section == "buttons":
+            groups.append(("kiosk", None, _KIOSK_KEYS, {}))
+        for group, player, names, group_defaults in groups:
+            given = table.get(group, {})
+            if not isinstance(given, Mapping):
+                self.warn(f"{section}.{group}", f"must be a table, not {type(given).__name__}; using defaults")
+                given = {}
+            for key in given:
+                if key not in names:
+                    self.warn(f"{section}.{group}.{key}", f"unknown button (known: {', '.join(names)})")
+            for name, button in names.items():
+                where = f"{section}.{group}.{name}"
+                value = given.get(name, group_defaults.get(button, False))
+                if value is False:
+                    continue
+                if not _is_int(value) or value not in VALID_PINS:
+                    self.warn(where, f"expected a BCM pin number {VALID_PINS.start}-{VALID_PINS.stop - 1} "
+                                     f"or false, got {value!r}; not wired")
+                    continue
+                if value in self.used_pins:
+                    self.warn(where, f"pin {value} is already used by {self.used_pins[value]}; not wired")
+                    continue
+                self.used_pins[value] = where
+                out.append(PinBinding(player, button, value))
+        return tuple(out)
+
+    def serial(self) -> SerialConfig:
+        table = self.table("serial", {"enabled", "url", "baudrate", "checksum", "reconnect_max_s"})
+        base = SerialConfig()
+        enabled = self.scalar(table, "serial", "enabled", base.enabled, lambda v: isinstance(v, bool), "true or false")
+        url = self.scalar(table, "serial", "url", None, lambda v: isinstance(v, str) and v != "", "a device path or pyserial URL")
+        baud = self.scalar(table, "serial", "baudrate", base.baudrate, lambda v: _is_int(v) and v > 0, "a positive integer")
+        checksum = self.scalar(table, "serial", "checksum", base.checksum, lambda v: isinstance(v, bool), "true or false")
+        retry = self.scalar(table, "serial", "reconnect_max_s", base.reconnect_max_s,
+                            lambda v: _is_number(v) and 0 < v <= 600, "seconds between 0 and 600")
+        if enabled and url is None:
+            self.warn("serial.url", "missing, so the serial panel is off")
+            enabled = False
+        if enabled and url is not None:
+            problem = port_problem(url, self.port_exists)
+            if problem is not None:
+                fatal, text = problem
+                self.warn("serial.url", text)
+                enabled = enabled and not fatal
+        return SerialConfig(enabled, url, baud, checksum, float(retry))
+
+    def keyboard(self, buttons: tuple[PinBinding, ...]) -> tuple[tuple[str, int, Button], ...]:
+        table = self.table("keyboard", set(_PLAYER_TABLES))
+        wired = {b.key for b in buttons}
+        seen: dict[str, str] = {}
+        out: list[tuple[str, int, Button]] = []
+        for group, player in _PLAYER_TABLES.items():
+            given = table.get(group, {})
+            if not isinstance(given, Mapping):
+                self.warn(f"keyboard.{group}", f"must be a table, not {type(given).__name__}; using defaults")
+                given = {}
+            for key in given:
+                if key not in _BUTTON_KEYS:
+                    self.warn(f"keyboard.{group}.{key}", f"unknown button (known: {', '.join(_BUTTON_KEYS)})")
+            for name, button in _BUTTON_KEYS.items():
+                where = f"keyboard.{group}.{name}"
+                value = given.get(name, DEFAULT_KEYS[player][button])
+                if value is False:
+                    continue
+                if not isinstance(value, str) or not value.strip():
+                    self.warn(where, f"expected a key name such as 'a', got {value!r}; no key")
+                    continue
+                value = value.strip().lower()
+                if value in seen:
+                    self.warn(where, f"key {value!r} is already used by {seen[value]}; no key")
+                    continue
+                if (player, button) not in wired:
+                    if name in given:
+                        self.warn(where, "its button has no pin, so the key has nothing to press")
+                    continue
+                seen[value] = where
+                out.append((value, player, button))
+        return tuple(out)
+
+
+def port_problem(url: str, port_exists: Callable[[str], bool] = os.path.exists) -> tuple[bool, str] | None:
+    """What is wrong with a serial URL, as (fatal, message), or None if it looks usable.
+
+    A device path that does not exist yet is not fatal (the panel may be
+    plugged in later); a URL scheme pyserial does not know is.
+    """
+    if "://" in url:
+        scheme = url.split("://", 1)[0]
+        if not scheme.isidentifier() or importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is None:
+            return True, f"pyserial has no {scheme!r} URL handler, so the serial panel is off"
+        return None
+    if not port_exists(url):
+        return False, f"port {url!r} does not exist (yet); the panel will keep trying to open it"
+    return None
+
+
+def parse_config(data: Mapping[str, Any], port_exists: Callable[[str], bool] = os.path.exists) -> LoadedConfig:
+    """Validate the hardware tables of an already parsed TOML document."""
+    reader = _Reader(data, port_exists)
+    base = HardwareConfig()
+    hardware = reader.table("hardware", {"backend"})
+    backend = reader.scalar(hardware, "hardware", "backend", base.backend,
+                            lambda v: v in BACKENDS, f"one of {', '.join(BACKENDS)}")
+    buttons_table = reader.table("buttons", {"debounce_ms", "kiosk", *_PLAYER_TABLES})
+    debounce = reader.scalar(buttons_table, "buttons", "debounce_ms", base.debounce_ms,
+                             lambda v: _is_number(v) and 0 <= v <= 1000, "milliseconds between 0 and 1000")
+    buttons = reader.pins("buttons", buttons_table)
+    leds_table = reader.table("leds", {"enabled", "blink_ms", *_PLAYER_TABLES})
+    leds_on = reader.scalar(leds_table, "leds", "enabled", True, lambda v: isinstance(v, bool), "true or false")
+    blink = reader.scalar(leds_table, "leds", "blink_ms", base.blink_ms,
+                          lambda v: _is_number(v) and 10 <= v <= 10_000, "milliseconds between 10 and 10000")
+    leds = reader.pins("leds", leds_table) if leds_on else ()
+    serial = reader.serial()
+    keys = reader.keyboard(buttons)
+    config = HardwareConfig(backend, buttons, float(debounce), leds, float(blink), serial, keys)
+    return LoadedConfig(config, tuple(reader.warnings))
+
+
+def parse_text(text: str, port_exists: Callable[[str], bool] = os.path.exists) -> LoadedConfig:
+    """Validate a TOML document given as text; a syntax error gives defaults and a warning."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return LoadedConfig(HardwareConfig(), (f"config: not valid TOML ({error}); using hardware defaults",))
+    return parse_config(data, port_exists)
+
+
+def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
+    """Read and validate a kiosk config file; a missing or unreadable file gives defaults and a warning."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return LoadedConfig(HardwareConfig(), (f"config: cannot read {os.fspath(path)!r} ({error}); using hardware defaults",))
+    return parse_text(text)
+
+
+def require_valid(loaded: LoadedConfig) -> HardwareConfig:
+    """The config, or ConfigError listing every warning (for tools that want strictness)."""
+    if loaded.warnings:
+        raise ConfigError("; ".join(loaded.warnings))
+    return loaded.config

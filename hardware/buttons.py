@@ -12,6 +12,8 @@ from .events import Button, EventQueue
 from .layout import PinBinding
 
 SOURCE = "gpio"
+HOLD_TIME_S = 0.05
+"""gpiozero's hold time; ``when_held`` is unused, a short value only keeps :meth:`close` prompt."""
 
 
 class GpioButtons:
@@ -36,7 +38,11 @@ class GpioButtons:
         try:
             for binding in self.bindings:
                 device = GpioButton(
-                    binding.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
+                    binding.pin,
+                    pull_up=True,
+                    bounce_time=None,
+                    hold_time=HOLD_TIME_S,
+                    pin_factory=pin_factory,
                 )
                 device.when_pressed = self._callback(binding, True)
                 device.when_released = self._callback(binding, False)
@@ -70,6 +76,12 @@ class GpioButtons:
 
     def close(self) -> None:
         """Release every pin."""
+        for device in self._devices.values():
+            # Ask every gpiozero hold thread to stop first, so they wind down
+            # together instead of one poll interval each.
+            hold_thread = getattr(device, "_hold_thread", None)
+            if hold_thread is not None:
+                hold_thread.stopping.set()
         for device in self._devices.values():
             device.when_pressed = None
             device.when_released = None

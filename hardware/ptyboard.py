@@ -21,18 +21,22 @@ from .errors import ProtocolError
 
 
 class PtyBoard:
-    """The board end of a pty pair, reachable through ``link`` (a stable symlink)."""
+    """The board end of a pty pair, reachable at :attr:`device` and through ``link``.
+
+    ``link``, if given, is a symlink kept pointing at the current pty, so the
+    kiosk can be configured with one path that survives unplugging.
+    """
 
     def __init__(
         self,
-        link: str | os.PathLike[str],
+        link: str | os.PathLike[str] | None = None,
         *,
         auto_hello: bool = True,
         version: int = PROTOCOL_VERSION,
         name: str = "PTY",
         on_line: Callable[[bytes], None] | None = None,
     ) -> None:
-        self.link = Path(link)
+        self.link: Path | None = None if link is None else Path(link)
         self.auto_hello = auto_hello
         self.version = version
         self.name = name
@@ -59,11 +63,12 @@ class PtyBoard:
         tty.setraw(slave)
         self._master, self._slave = master, slave
         self.device = os.ttyname(slave)
-        tmp = self.link.with_name(self.link.name + ".new")
-        if tmp.is_symlink() or tmp.exists():
-            tmp.unlink()
-        tmp.symlink_to(self.device)
-        tmp.replace(self.link)
+        if self.link is not None:
+            tmp = self.link.with_name(self.link.name + ".new")
+            if tmp.is_symlink() or tmp.exists():
+                tmp.unlink()
+            tmp.symlink_to(self.device)
+            tmp.replace(self.link)
         self._stop.clear()
         self._thread = threading.Thread(target=self._read_loop, name="pty-board", daemon=True)
         self._thread.start()
@@ -79,7 +84,7 @@ class PtyBoard:
             if fd is not None:
                 os.close(fd)
         self._master = self._slave = None
-        if self.link.is_symlink():
+        if self.link is not None and self.link.is_symlink():
             self.link.unlink()
 
     close = unplug

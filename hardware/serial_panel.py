@@ -224,11 +224,22 @@ class SerialPanel:
                 continue
             try:
                 self._serve_once()
-            except PORT_ERRORS as error:
-                self._note_error(error, disconnects=1)
-                self._drop_port()
-                self._set_status(PanelStatus.DISCONNECTED)
+            except Exception as error:  # noqa: BLE001 - the panel must never take the kiosk down
+                # PORT_ERRORS are the unplug; anything else is treated the same
+                # way (close, report, retry) rather than ending the thread.
+                self._lose_connection(error)
                 self._wait(self._backoff.next())
+
+    def _lose_connection(self, error: BaseException) -> None:
+        """Close the port after an I/O error, counting display lines that never went out."""
+        self._drop_port()
+        with self._cond:
+            unsent = 0
+            if self._status is PanelStatus.CONNECTED and self._desired is not None:
+                unsent = len(changed_lines(self._shown, self._desired)) if self._desired != self._shown else 0
+            self._stats = replace(self._stats, last_error=f"{type(error).__name__}: {error}")
+            self._status = PanelStatus.DISCONNECTED
+            self._count(disconnects=1, writes_dropped=unsent)
 
     def _connect(self) -> bool:
         try:
@@ -243,9 +254,7 @@ class SerialPanel:
         try:
             self._say_hello()
         except PORT_ERRORS as error:
-            self._note_error(error, disconnects=1)
-            self._drop_port()
-            self._set_status(PanelStatus.DISCONNECTED)
+            self._lose_connection(error)
             return False
         return True
 

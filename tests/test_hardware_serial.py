@@ -9,7 +9,6 @@ bare OSError while ``is_open`` stays true, as pyserial does on a USB unplug.
 from __future__ import annotations
 
 import errno
-import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -374,3 +373,34 @@ def test_socket_url_and_server_restart(queue: EventQueue) -> None:
     finally:
         panel.close()
         server.close()
+
+
+def test_an_unexpected_error_does_not_end_the_worker(queue: EventQueue) -> None:
+    calls = {"n": 0}
+
+    class BrokenOnce:
+        """A loop port whose first read raises something pyserial never would."""
+
+        def __init__(self) -> None:
+            self._port = loop_port()
+            calls["n"] += 1
+            self._broken = calls["n"] == 1
+            self.in_waiting = 0
+
+        def read(self, size: int = 1) -> bytes:
+            if self._broken:
+                raise RuntimeError("driver bug")
+            return self._port.read(size)
+
+        def write(self, data: bytes) -> int:
+            return self._port.write(data)
+
+        def close(self) -> None:
+            self._port.close()
+
+    panel = fast_panel(BrokenOnce, queue)
+    try:
+        assert panel.wait_until(connected, WAIT)
+        assert panel.stats.disconnects == 1 and "driver bug" in panel.stats.last_error
+    finally:
+        panel.close()

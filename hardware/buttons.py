@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from gpiozero import Button as GpioButton
 from gpiozero import Factory
@@ -51,7 +51,7 @@ class GpioButtons:
             self.close()
             raise
 
-    def _callback(self, binding: PinBinding, pressed: bool):  # noqa: ANN202 - gpiozero callback
+    def _callback(self, binding: PinBinding, pressed: bool) -> Callable[[], None]:
         """A gpiozero callback that stamps the edge and enqueues real presses."""
         queue, debouncer, key = self._queue, self.debouncer, binding.key
         player, button = binding.player, binding.button

@@ -78,7 +78,7 @@ class EventQueue:
         self.overflowed = 0
 
     def now(self) -> int:
-        """The arrival clock's reading: the only place the hardware layer reads time."""
+        """The arrival clock's reading: every input is stamped with this clock and no other."""
         return self._clock()
 
     def put(self, event: InputEvent) -> bool:

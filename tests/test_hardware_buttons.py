@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +40,7 @@ def buttons(queue: EventQueue, factory: MockFactory) -> Iterator[GpioButtons]:
     buttons.close()
 
 
-def pin(factory: MockFactory, player: int, button: Button):  # noqa: ANN201 - MockPin
+def pin(factory: MockFactory, player: int, button: Button) -> MockPin:
     return factory.pin(DEFAULT_BUTTON_PINS[player][button])
 
 

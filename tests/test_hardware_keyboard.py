@@ -15,9 +15,11 @@ from hardware.keyboard import MockKeyDriver, handle_pygame_event
 from hardware.layout import DEFAULT_BUTTON_PINS, default_bindings
 from hardware_support import FakeClock
 
+Rig = tuple[MockKeyDriver, EventQueue, FakeClock, MockFactory]
+
 
 @pytest.fixture
-def rig() -> Iterator[tuple[MockKeyDriver, EventQueue, FakeClock, MockFactory]]:
+def rig() -> Iterator[Rig]:
     clock = FakeClock()
     queue = EventQueue(clock)
     factory = MockFactory()
@@ -28,7 +30,7 @@ def rig() -> Iterator[tuple[MockKeyDriver, EventQueue, FakeClock, MockFactory]]:
     factory.close()
 
 
-def test_default_keys(rig) -> None:  # noqa: ANN001
+def test_default_keys(rig: Rig) -> None:
     driver, queue, clock, _ = rig
     expected = {
         "a": (0, Button.ACCEPT), "s": (0, Button.RAISE), "d": (0, Button.DECLINE),
@@ -41,7 +43,7 @@ def test_default_keys(rig) -> None:  # noqa: ANN001
     assert [(e.player, e.button) for e in queue.drain()] == list(expected.values())
 
 
-def test_key_drives_the_mock_pin(rig) -> None:  # noqa: ANN001
+def test_key_drives_the_mock_pin(rig: Rig) -> None:
     driver, _, _, factory = rig
     pin = factory.pin(DEFAULT_BUTTON_PINS[1][Button.RAISE])
     driver.key_down("K")
@@ -50,7 +52,7 @@ def test_key_drives_the_mock_pin(rig) -> None:  # noqa: ANN001
     assert pin.state
 
 
-def test_key_repeat_is_one_press(rig) -> None:  # noqa: ANN001
+def test_key_repeat_is_one_press(rig: Rig) -> None:
     driver, queue, clock, _ = rig
     for _ in range(10):
         driver.key_down("a")  # auto-repeat: key down again without key up
@@ -59,14 +61,14 @@ def test_key_repeat_is_one_press(rig) -> None:  # noqa: ANN001
     assert len(queue.drain()) == 1
 
 
-def test_unbound_keys_are_ignored(rig) -> None:  # noqa: ANN001
+def test_unbound_keys_are_ignored(rig: Rig) -> None:
     driver, queue, _, _ = rig
     assert not driver.key_down("z")
     assert not driver.key_up("space")
     assert queue.drain() == []
 
 
-def test_release_all_and_legend(rig) -> None:  # noqa: ANN001
+def test_release_all_and_legend(rig: Rig) -> None:
     driver, queue, clock, factory = rig
     driver.key_down("a")
     driver.key_down("j")
@@ -82,7 +84,7 @@ def test_key_for_unwired_button_is_a_config_error() -> None:
         MockKeyDriver([("a", 0, Button.ACCEPT)], buttons, factory)
 
 
-def test_pygame_adapter(rig) -> None:  # noqa: ANN001
+def test_pygame_adapter(rig: Rig) -> None:
     pygame = pytest.importorskip("pygame")
     driver, queue, clock, _ = rig
     assert handle_pygame_event(driver, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s))

@@ -18,6 +18,7 @@ from hardware.protocol import (
     Hello,
     LightsLine,
     StateLine,
+    Message,
     TurnLine,
     changed_lines,
     checksum,
@@ -46,7 +47,7 @@ messages = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(messages, st.booleans())
-def test_every_message_round_trips(message, with_checksum: bool) -> None:  # noqa: ANN001
+def test_every_message_round_trips(message: Message, with_checksum: bool) -> None:
     line = encode(message, with_checksum=with_checksum)
     assert line.endswith(b"\n") and len(line) - 1 <= MAX_LINE
     assert decode(line) == message

@@ -11,8 +11,9 @@ from __future__ import annotations
 import errno
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import serial
@@ -21,7 +22,7 @@ from hardware.backoff import Backoff
 from hardware.events import Button, EventQueue
 from hardware.protocol import checksum, decode
 from hardware.ptyboard import PtyBoard
-from hardware.serial_panel import PanelStatus, SerialPanel, url_opener
+from hardware.serial_panel import PanelStatus, Port, SerialPanel, url_opener
 from hardware.state import PanelState, Phase, PlayerPanel
 from hardware_support import FakeClock
 
@@ -42,7 +43,7 @@ FULL_STATE_LINES = {
 }
 
 
-def fast_panel(opener, queue: EventQueue, **kwargs) -> SerialPanel:  # noqa: ANN001
+def fast_panel(opener: Callable[[], Any], queue: EventQueue, **kwargs: Any) -> SerialPanel:
     """A panel whose retries come quickly, so the tests do not wait long."""
     kwargs.setdefault("backoff", Backoff(0.005, 2.0, 0.05))
     kwargs.setdefault("hello_interval", 0.05)
@@ -209,7 +210,7 @@ def test_open_failures_back_off_exponentially(queue: EventQueue) -> None:
     delays: list[float] = []
     attempts = iter([False, False, False, False, True])
 
-    def opener():  # noqa: ANN202
+    def opener() -> Port:
         if not next(attempts):
             raise serial.SerialException("no such port")
         return loop_port()

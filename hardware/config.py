@@ -96,9 +96,11 @@ class _Reader:
         self.used_pins: dict[int, str] = {}
 
     def warn(self, key: str, message: str) -> None:
+        """Record one warning about ``key``."""
         self.warnings.append(f"{key}: {message}")
 
     def table(self, name: str, allowed: set[str]) -> dict[str, Any]:
+        """A top-level table's known keys (unknown ones reported); {} if missing or not a table."""
         value = self.data.get(name, {})
         if not isinstance(value, Mapping):
             self.warn(name, f"must be a table, not {type(value).__name__}; using defaults")
@@ -110,6 +112,7 @@ class _Reader:
 
     def scalar(self, table: dict[str, Any], section: str, key: str, default: Any,
                check: Callable[[Any], bool], expect: str) -> Any:
+        """One setting, or ``default`` (with a warning) when it fails ``check``."""
         if key not in table:
             return default
         value = table[key]
@@ -118,7 +121,19 @@ class _Reader:
         self.warn(f"{section}.{key}", f"expected {expect}, got {value!r}; using {default!r}")
         return default
 
+    def group(self, table: dict[str, Any], section: str, group: str, names: Mapping[str, Button]) -> Mapping[str, Any]:
+        """One inline table of per-button values (e.g. ``buttons.player0``), unknown keys reported."""
+        given = table.get(group, {})
+        if not isinstance(given, Mapping):
+            self.warn(f"{section}.{group}", f"must be a table, not {type(given).__name__}; using defaults")
+            return {}
+        for key in given:
+            if key not in names:
+                self.warn(f"{section}.{group}.{key}", f"unknown button (known: {', '.join(names)})")
+        return given
+
     def pins(self, section: str, table: dict[str, Any]) -> tuple[PinBinding, ...]:
+        """The button or LED bindings of ``section``: defaults overlaid with the given pins."""
         defaults = DEFAULT_BUTTON_PINS if section == "buttons" else DEFAULT_LED_PINS
         out: list[PinBinding] = []
         groups: list[tuple[str, int | None, dict[str, Button], dict[Button, int]]] = [
@@ -127,13 +142,7 @@ class _Reader:
         if section == "buttons":
             groups.append(("kiosk", None, _KIOSK_KEYS, {}))
         for group, player, names, group_defaults in groups:
-            given = table.get(group, {})
-            if not isinstance(given, Mapping):
-                self.warn(f"{section}.{group}", f"must be a table, not {type(given).__name__}; using defaults")
-                given = {}
-            for key in given:
-                if key not in names:
-                    self.warn(f"{section}.{group}.{key}", f"unknown button (known: {', '.join(names)})")
+            given = self.group(table, section, group, names)
             for name, button in names.items():
                 where = f"{section}.{group}.{name}"
                 value = given.get(name, group_defaults.get(button, False))
@@ -151,6 +160,7 @@ class _Reader:
         return tuple(out)
 
     def serial(self) -> SerialConfig:
+        """The ``[serial]`` table."""
         table = self.table("serial", {"enabled", "url", "baudrate", "checksum", "reconnect_max_s"})
         base = SerialConfig()
         enabled = self.scalar(table, "serial", "enabled", base.enabled, lambda v: isinstance(v, bool), "true or false")
@@ -171,18 +181,13 @@ class _Reader:
         return SerialConfig(enabled, url, baud, checksum, float(retry))
 
     def keyboard(self, buttons: tuple[PinBinding, ...]) -> tuple[tuple[str, int, Button], ...]:
+        """The simulator keys, each bound to a wired button."""
         table = self.table("keyboard", set(_PLAYER_TABLES))
         wired = {b.key for b in buttons}
         seen: dict[str, str] = {}
         out: list[tuple[str, int, Button]] = []
         for group, player in _PLAYER_TABLES.items():
-            given = table.get(group, {})
-            if not isinstance(given, Mapping):
-                self.warn(f"keyboard.{group}", f"must be a table, not {type(given).__name__}; using defaults")
-                given = {}
-            for key in given:
-                if key not in _BUTTON_KEYS:
-                    self.warn(f"keyboard.{group}.{key}", f"unknown button (known: {', '.join(_BUTTON_KEYS)})")
+            given = self.group(table, "keyboard", group, _BUTTON_KEYS)
             for name, button in _BUTTON_KEYS.items():
                 where = f"keyboard.{group}.{name}"
                 value = given.get(name, DEFAULT_KEYS[player][button])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from .deal import Deal
-from .tiles import Point, Tile
+from .tiles import POINT_INDEX, TILE_INDEX, Point, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,19 @@ class Play:
     player: int
     tile: Tile
     at: Point | None = None
+    tile_index: int = field(default=-1, init=False, compare=False, repr=False)
+    """Index of ``tile`` in ALL_TILES, or -1 when it is not a tile."""
+    point_index: int = field(default=-1, init=False, compare=False, repr=False)
+    """Index of ``at`` in POINTS, -1 for no point (the opening), -2 when it is not a point."""
+
+    def __post_init__(self) -> None:
+        try:
+            tile_index = TILE_INDEX.get(self.tile, -1)
+            point_index = -1 if self.at is None else POINT_INDEX.get(self.at, -2)
+        except TypeError:  # unhashable values
+            tile_index, point_index = -1, -2
+        object.__setattr__(self, "tile_index", tile_index)
+        object.__setattr__(self, "point_index", point_index)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,13 +15,15 @@ NS_PER_S = 1_000_000_000
 class MatchClock:
     """Two banks and the one running decision."""
 
-    __slots__ = ("_banks", "delay_ns", "_running", "_started_ns")
+    __slots__ = ("_banks", "delay_ns", "_running", "_started_ns", "deadline")
 
     def __init__(self, banks_ns: tuple[int, int], delay_ns: int) -> None:
         self._banks = [int(banks_ns[0]), int(banks_ns[1])]
         self.delay_ns = int(delay_ns)
         self._running: int | None = None
         self._started_ns: int | None = None
+        self.deadline: int | None = None
+        """The instant the running player loses on time, or None when no clock runs (read only)."""
 
     @property
     def running(self) -> int | None:
@@ -37,6 +39,7 @@ class MatchClock:
         """Begin a new decision for ``player`` at ``now_ns`` with a fresh delay."""
         self._running = player
         self._started_ns = now_ns
+        self.deadline = now_ns + self.delay_ns + self._banks[player]
 
     def used_ns(self, now_ns: int) -> int:
         """Bank time the running decision has used by ``now_ns`` (0 within the delay)."""
@@ -50,24 +53,29 @@ class MatchClock:
 
     def stop(self, now_ns: int) -> int:
         """End the running decision at ``now_ns``, charge its bank and return what was charged."""
-        if self._running is None:
+        player = self._running
+        if player is None:
             return 0
-        used = self.used_ns(now_ns)
-        self._banks[self._running] -= used
+        used = now_ns - self._started_ns - self.delay_ns  # type: ignore[operator]
+        if used <= 0:
+            used = 0
+        elif used > self._banks[player]:
+            used = self._banks[player]
+        self._banks[player] -= used
         self._running = None
         self._started_ns = None
+        self.deadline = None
         return used
 
     def drop(self) -> None:
         """Stop without charging anything (the decision's time cannot be proven)."""
         self._running = None
         self._started_ns = None
+        self.deadline = None
 
     def deadline_ns(self) -> int | None:
         """The instant the running player loses on time, or None when no clock runs."""
-        if self._running is None:
-            return None
-        return self._started_ns + self.delay_ns + self._banks[self._running]  # type: ignore[operator]
+        return self.deadline
 
     def bank_ns(self, player: int, now_ns: int) -> int:
         """What is left of ``player``'s bank at ``now_ns``."""

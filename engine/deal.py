@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -9,6 +10,9 @@ from typing import Any, Sequence
 from .errors import Malformed
 from .tiles import ALL_TILES, Tile
 
+_ALL_TILES_SET = frozenset(ALL_TILES)
+_PERMUTATIONS = math.factorial(len(ALL_TILES))
+_PERMUTATION_BITS = _PERMUTATIONS.bit_length()
 HAND_SIZE = 7
 BONEYARD_SIZE = len(ALL_TILES) - 2 * HAND_SIZE
 
@@ -27,9 +31,9 @@ class Deal:
                 f"a deal needs hands of {HAND_SIZE} and {HAND_SIZE} tiles and a boneyard of "
                 f"{BONEYARD_SIZE}, not {sizes[0]}, {sizes[1]} and {sizes[2]}"
             )
-        every = (*self.hands[0], *self.hands[1], *self.boneyard)
-        if set(every) != set(ALL_TILES):
-            missing = sorted(set(ALL_TILES) - set(every))
+        every = {*self.hands[0], *self.hands[1], *self.boneyard}
+        if every != _ALL_TILES_SET:
+            missing = sorted(_ALL_TILES_SET - every)
             raise Malformed(
                 "a deal must use each of the 28 tiles once; missing: " + ", ".join(map(str, missing))
             )
@@ -64,7 +68,18 @@ class Deal:
 
 
 def shuffle_deal(rng: random.Random) -> Deal:
-    """A fresh deal of all 28 tiles shuffled with the given random source."""
-    tiles = list(ALL_TILES)
-    rng.shuffle(tiles)
-    return Deal((tuple(tiles[:HAND_SIZE]), tuple(tiles[HAND_SIZE : 2 * HAND_SIZE])), tuple(tiles[2 * HAND_SIZE :]))
+    """A fresh deal of all 28 tiles in a uniformly random order drawn from ``rng``.
+
+    One uniformly random number below 28! (by rejection sampling on ``getrandbits``) picks the
+    permutation through its factorial-base digits: exact, and far cheaper than 27 separate draws.
+    """
+    while True:
+        code = rng.getrandbits(_PERMUTATION_BITS)
+        if code < _PERMUTATIONS:
+            break
+    pool = list(ALL_TILES)
+    order = []
+    for size in range(len(pool), 0, -1):
+        code, digit = divmod(code, size)
+        order.append(pool.pop(digit))
+    return Deal((tuple(order[:HAND_SIZE]), tuple(order[HAND_SIZE : 2 * HAND_SIZE])), tuple(order[2 * HAND_SIZE :]))

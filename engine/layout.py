@@ -1,20 +1,40 @@
-"""The layout of one round: placed tiles, open connection points, the spinner and the end count."""
+"""The layout of one round: placed tiles, open connection points, the spinner and the end count.
+
+RULES.md §4. Internally tiles and points are small integers (see the index tables in
+``tiles``), so that the match can list and check placements quickly; the public methods speak
+``Tile`` and ``Point``.
+"""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from .errors import IllegalPlay
-from .tiles import Point, Slot, Tile
-
-LOW, HIGH, LINE_A, LINE_B, BRANCH_A, BRANCH_B = (
-    Slot.LOW,
-    Slot.HIGH,
-    Slot.LINE_A,
-    Slot.LINE_B,
-    Slot.BRANCH_A,
-    Slot.BRANCH_B,
+from .tiles import (
+    ALL_TILES,
+    POINT_BIT,
+    POINT_INDEX,
+    POINT_IS_BRANCH,
+    POINT_SCORE,
+    POINT_ON_DOUBLE,
+    POINT_VALUE,
+    POINTS,
+    S_BRANCH_A,
+    S_BRANCH_B,
+    S_HIGH,
+    S_LINE_A,
+    S_LINE_B,
+    S_LOW,
+    SLOTS_BY_NAME,
+    TILE_HALVES,
+    TILE_INDEX,
+    Point,
+    Slot,
+    Tile,
 )
+
+NO_POINT = -1
+"""Point index meaning "no point": the opening tile."""
 
 
 class Placement(NamedTuple):
@@ -26,28 +46,37 @@ class Placement(NamedTuple):
 
 
 class Layout:
-    """The tiles on the table, in the order they were placed (RULES.md §4)."""
+    """The tiles on the table, in the order they were placed."""
 
-    __slots__ = ("_placements", "_open", "_spinner", "_end_count", "_by_value")
+    __slots__ = ("_placed", "_open", "_sorted", "_mask", "_spinner", "_end_count")
 
     def __init__(self) -> None:
-        self._placements: list[Placement] = []
-        self._open: dict[Point, int] = {}
-        self._spinner: Tile | None = None
+        self._placed: list[tuple[int, int, int]] = []
+        """(tile index, point index or NO_POINT, joined slot index or -1) in placing order."""
+        self._open: set[int] = set()
+        self._sorted: list[int] = []
+        self._mask = 0
+        self._spinner = -1
         self._end_count = 0
-        self._by_value: list[list[Point]] | None = None
 
     # -- reading -----------------------------------------------------------------
 
     @property
     def placements(self) -> tuple[Placement, ...]:
         """Every placed tile in placing order."""
-        return tuple(self._placements)
+        return tuple(
+            Placement(
+                ALL_TILES[t],
+                None if p == NO_POINT else POINTS[p],
+                None if s < 0 else SLOTS_BY_NAME[s],
+            )
+            for t, p, s in self._placed
+        )
 
     @property
     def spinner(self) -> Tile | None:
         """The first double of the round, once one is placed."""
-        return self._spinner
+        return None if self._spinner < 0 else ALL_TILES[self._spinner]
 
     @property
     def end_count(self) -> int:
@@ -57,136 +86,143 @@ class Layout:
     @property
     def is_empty(self) -> bool:
         """True before the opening tile."""
-        return not self._placements
+        return not self._placed
 
     def __len__(self) -> int:
-        return len(self._placements)
+        return len(self._placed)
 
     def tiles(self) -> list[Tile]:
         """The placed tiles in placing order."""
-        return [p.tile for p in self._placements]
+        return [ALL_TILES[t] for t, _, _ in self._placed]
 
     def open_points(self) -> list[tuple[Point, int]]:
         """Available connection points with their values, sorted by tile name then slot name."""
-        return sorted(self._open.items())
+        return [(POINTS[p], POINT_VALUE[p]) for p in self._sorted]
+
+    @property
+    def open_values_mask(self) -> int:
+        """A bit mask with bit ``v`` set when some available point has value ``v``."""
+        return self._mask
 
     def value_at(self, point: Point) -> int | None:
         """The value a tile must match at ``point``, or None if the point is not available."""
-        return self._open.get(point)
+        p = POINT_INDEX.get(point)
+        return None if p is None or p not in self._open else POINT_VALUE[p]
 
     def scoring_ends(self) -> list[tuple[Point, int]]:
         """The ends that count towards the end count, each with what it adds, sorted by point."""
-        return sorted(self._scoring_ends())
+        return [(POINTS[p], v) for p, v in self._scoring()]
 
-    def _scoring_ends(self) -> list[tuple[Point, int]]:
-        ends: list[tuple[Point, int]] = []
-        spinner = self._spinner
+    def _scoring(self) -> list[tuple[int, int]]:
+        ends: list[tuple[int, int]] = []
+        spinner_base = self._spinner * 6
         spinner_counted = False
-        for point, value in self._open.items():
-            t = point.tile
-            if t[0] != t[1]:
-                ends.append((point, value))
-            elif t != spinner:
-                ends.append((point, 2 * value))
-            elif not spinner_counted and (point.slot == LINE_A or point.slot == LINE_B):
+        for p in self._sorted:
+            v = POINT_VALUE[p]
+            if not POINT_ON_DOUBLE[p]:
+                ends.append((p, v))
+            elif p - p % 6 != spinner_base:
+                ends.append((p, 2 * v))
+            elif not POINT_IS_BRANCH[p] and not spinner_counted:
                 spinner_counted = True
-                ends.append((point, 2 * value))
+                ends.append((p, 2 * v))
         return ends
-
-    def _points_by_value(self) -> list[list[Point]]:
-        by_value = self._by_value
-        if by_value is None:
-            by_value = [[] for _ in range(7)]
-            for point, value in sorted(self._open.items()):
-                by_value[value].append(point)
-            self._by_value = by_value
-        return by_value
 
     def points_for(self, tile: Tile) -> list[Point]:
         """The available points where ``tile`` can be placed (sorted); empty before the opening."""
-        by_value = self._points_by_value()
         low, high = tile
-        if low == high:
-            return by_value[low]
-        a, b = by_value[low], by_value[high]
-        if not a:
-            return b
-        if not b:
-            return a
-        return sorted(a + b)
+        return [POINTS[p] for p in self._sorted if POINT_VALUE[p] == low or POINT_VALUE[p] == high]
 
     def can_place(self, tile: Tile) -> bool:
         """True if ``tile`` matches some available point (always True before the opening)."""
-        if not self._placements:
+        if not self._placed:
             return True
-        by_value = self._points_by_value()
-        return bool(by_value[tile[0]] or by_value[tile[1]])
+        mask = self._mask
+        return bool((mask >> tile[0]) & 1 or (mask >> tile[1]) & 1)
 
     # -- changing ----------------------------------------------------------------
 
     def check(self, tile: Tile, at: Point | None) -> None:
         """Raise IllegalPlay with the reason if ``tile`` cannot be placed at ``at``."""
-        if not self._placements:
-            if at is not None:
-                raise IllegalPlay(f"[{tile}] opens the layout: it is not placed on another tile")
+        t = TILE_INDEX.get(tile)
+        if t is None:
+            raise IllegalPlay(f"{tile!r} is not a double-six tile")
+        self.check_index(t, NO_POINT if at is None else POINT_INDEX.get(at, -2))
+
+    def check_index(self, t: int, p: int) -> None:
+        """``check`` for a tile index and a point index (NO_POINT to open, -2 for no such point)."""
+        if not self._placed:
+            if p != NO_POINT:
+                raise IllegalPlay(f"[{ALL_TILES[t]}] opens the layout: it is not placed on another tile")
             return
-        if at is None:
-            raise IllegalPlay(f"say where [{tile}] goes: the layout is already open")
-        value = self._open.get(at)
-        if value is None:
-            raise IllegalPlay(f"{at} is not an open connection point")
-        if value != tile[0] and value != tile[1]:
-            raise IllegalPlay(f"[{tile}] does not match the {value} at {at}")
+        if p == NO_POINT:
+            raise IllegalPlay(f"say where [{ALL_TILES[t]}] goes: the layout is already open")
+        if p not in self._open:
+            raise IllegalPlay("that is not an open connection point")
+        value = POINT_VALUE[p]
+        low, high = TILE_HALVES[t]
+        if value != low and value != high:
+            raise IllegalPlay(f"[{ALL_TILES[t]}] does not match the {value} at {POINTS[p]}")
 
     def place(self, tile: Tile, at: Point | None) -> int:
         """Place ``tile`` at ``at`` (None to open) and return the new end count."""
         self.check(tile, at)
-        low, high = tile
-        is_double = low == high
-        opened = self._open
-        if at is None:
-            if is_double:
-                self._spinner = tile
-                opened[Point(tile, LINE_A)] = low
-                opened[Point(tile, LINE_B)] = low
-            else:
-                opened[Point(tile, LOW)] = low
-                opened[Point(tile, HIGH)] = high
-            self._placements.append(Placement(tile, None, None))
-        else:
-            value = opened.pop(at)
-            if is_double:
-                if self._spinner is None:
-                    self._spinner = tile
-                joined = LINE_A
-                opened[Point(tile, LINE_B)] = low
-            elif value == low:
-                joined = LOW
-                opened[Point(tile, HIGH)] = high
-            else:
-                joined = HIGH
-                opened[Point(tile, LOW)] = low
-            self._placements.append(Placement(tile, at, joined))
-            spinner = self._spinner
-            if at.tile == spinner and at.slot in (LINE_A, LINE_B):
-                other = LINE_B if at.slot == LINE_A else LINE_A
-                if Point(spinner, other) not in opened:
-                    opened[Point(spinner, BRANCH_A)] = spinner[0]
-                    opened[Point(spinner, BRANCH_B)] = spinner[0]
-        self._by_value = None
-        self._end_count = self._count()
-        return self._end_count
+        return self.place_index(TILE_INDEX[tile], NO_POINT if at is None else POINT_INDEX[at])
 
-    def _count(self) -> int:
-        return sum(value for _, value in self._scoring_ends())
+    def place_index(self, t: int, p: int) -> int:
+        """``place`` by indices, for a placement that ``check_index`` has accepted."""
+        low, high = TILE_HALVES[t]
+        base = t * 6
+        opened = self._open
+        if p == NO_POINT:
+            if low == high:
+                self._spinner = t
+                opened.add(base + S_LINE_A)
+                opened.add(base + S_LINE_B)
+            else:
+                opened.add(base + S_LOW)
+                opened.add(base + S_HIGH)
+            self._placed.append((t, NO_POINT, -1))
+        else:
+            opened.remove(p)
+            if low == high:
+                if self._spinner < 0:
+                    self._spinner = t
+                joined = S_LINE_A
+                opened.add(base + S_LINE_B)
+            elif POINT_VALUE[p] == low:
+                joined = S_LOW
+                opened.add(base + S_HIGH)
+            else:
+                joined = S_HIGH
+                opened.add(base + S_LOW)
+            self._placed.append((t, p, joined))
+            spinner_base = self._spinner * 6
+            slot = p - spinner_base
+            if (slot == S_LINE_A or slot == S_LINE_B) and spinner_base + (
+                S_LINE_B if slot == S_LINE_A else S_LINE_A
+            ) not in opened:
+                opened.add(spinner_base + S_BRANCH_A)
+                opened.add(spinner_base + S_BRANCH_B)
+        self._sorted = ordered = sorted(opened)
+        mask = total = 0
+        for q in ordered:
+            mask |= POINT_BIT[q]
+            total += POINT_SCORE[q]
+        spinner_base = self._spinner * 6
+        if spinner_base + S_LINE_A in opened and spinner_base + S_LINE_B in opened:
+            total -= POINT_SCORE[spinner_base + S_LINE_A]  # an open spinner counts its halves once
+        self._mask = mask
+        self._end_count = total
+        return total
 
     # -- plain data ----------------------------------------------------------------
 
     def to_list(self) -> list[list[object]]:
         """The placements as plain data: ``[tile, [at_tile, slot] | None]`` each."""
         return [
-            [str(p.tile), None if p.at is None else [str(p.at.tile), p.at.slot.value]]
-            for p in self._placements
+            [str(ALL_TILES[t]), None if p == NO_POINT else [str(POINTS[p].tile), POINTS[p].slot.value]]
+            for t, p, _ in self._placed
         ]
 
     @classmethod
@@ -201,9 +237,10 @@ class Layout:
     def copy(self) -> Layout:
         """An independent copy."""
         other = Layout.__new__(Layout)
-        other._placements = list(self._placements)
-        other._open = dict(self._open)
+        other._placed = list(self._placed)
+        other._open = set(self._open)
+        other._sorted = list(self._sorted)
+        other._mask = self._mask
         other._spinner = self._spinner
         other._end_count = self._end_count
-        other._by_value = None
         return other

@@ -7,9 +7,10 @@ never draws random numbers (deals come in with the Start action).
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import Auction, max_affordable_bid, net_payment
@@ -31,7 +32,19 @@ from .errors import (
 )
 from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
 from .layout import Layout
-from .tiles import Point, Tile, pip_total
+from .layout import NO_POINT
+from .tiles import (
+    ALL_TILES,
+    POINT_INDEX,
+    POINT_VALUE,
+    POINTS,
+    TILE_HALVES,
+    TILE_INDEX,
+    TILE_MASK,
+    TILE_PIPS,
+    Point,
+    Tile,
+)
 
 SNAPSHOT_VERSION = 1
 PLAYERS = (0, 1)
@@ -111,22 +124,69 @@ class AuctionView:
         return net_payment(amount, bidder, self.jockey)
 
 
+_READY, _AUCTION, _PLAY, _HANDOVER, _MATCH_OVER = (
+    Phase.READY, Phase.AUCTION, Phase.PLAY, Phase.HANDOVER, Phase.MATCH_OVER
+)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def ranked_opener(hands: tuple[list[Tile], list[Tile]] | list[list[Tile]]) -> tuple[int, Tile]:
-    """Who must open a ranked round, and with which tile (RULES.md §3)."""
-    best_key: tuple[int, int, int] | None = None
-    best: tuple[int, Tile] | None = None
-    for player in PLAYERS:
-        for t in hands[player]:
-            key = (1, t.low, 0) if t.low == t.high else (0, t.low + t.high, t.high)
-            if best_key is None or key > best_key:
-                best_key, best = key, (player, t)
-    if best is None:
+_DEFAULT_CONFIG = MatchConfig()
+
+
+def _opening_rank(t: Tile) -> tuple[int, int, int]:
+    return (1, t.low, 0) if t.low == t.high else (0, t.low + t.high, t.high)
+
+
+_RANK: tuple[int, ...] = tuple(
+    sorted(range(len(ALL_TILES)), key=lambda i: _opening_rank(ALL_TILES[i])).index(i) for i in range(len(ALL_TILES))
+)
+"""Each tile index's place in the ranked-opening order (higher opens first)."""
+
+
+def ranked_opener(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:
+    """Who must open a ranked round, and with which tile (RULES.md §3).
+
+    The highest double; if neither hand holds one, the greatest pip total, ties broken by the
+    greater half.
+    """
+    candidates = [(_opening_rank(t), player, t) for player in PLAYERS for t in hands[player]]
+    if not candidates:
         raise Malformed("no tiles dealt")
-    return best
+    _, player, tile_ = max(candidates)
+    return player, tile_
+
+
+def _ranked_opener_index(hands: list[list[int]]) -> tuple[int, int]:
+    """``ranked_opener`` for hands of tile indices: (player, tile index)."""
+    rank = _RANK.__getitem__
+    best0 = max(hands[0], key=rank)
+    best1 = max(hands[1], key=rank)
+    return (0, best0) if _RANK[best0] > _RANK[best1] else (1, best1)
+
+
+def _play_table(player: int) -> list[list[Play | None]]:
+    """For each tile index, the Play of that tile at each point index where it would match."""
+    table: list[list[Play | None]] = []
+    for t, tile_ in enumerate(ALL_TILES):
+        low, high = TILE_HALVES[t]
+        table.append(
+            [Play(player, tile_, POINTS[p]) if POINT_VALUE[p] in (low, high) else None for p in range(len(POINTS))]
+        )
+    return table
+
+
+_PLAY_AT = (_play_table(0), _play_table(1))
+"""Shared, immutable Play actions, so that listing legal actions creates none."""
+_OPENING_PLAY = tuple(tuple(Play(player, t, None) for t in ALL_TILES) for player in PLAYERS)
+_DRAW = (Draw(0), Draw(1))
+_PASS = (Pass(0), Pass(1))
+_DECLINE = (Decline(0), Decline(1))
+_ACCEPT = (Accept(0), Accept(1))
+_REVEAL = (Reveal(0), Reveal(1))
+_START = Start()
 
 
 def round_to_five(points: int) -> int:
@@ -138,19 +198,23 @@ class Match:
     """One match between players 0 and 1 (RULES.md). Illegal commands raise and change nothing."""
 
     def __init__(self, config: MatchConfig | None = None, *, boot_id: str = "") -> None:
-        self.config = config or MatchConfig()
+        self.config = config or _DEFAULT_CONFIG
         self.boot_id = boot_id
         """The boot the clock's timestamps were measured in."""
+        self._handover = self.config.handover
         self._balances = list(self.config.balances)
-        self._phase = Phase.READY
+        self._phase = _READY
         self._round = 0
         self._jockey: int | None = self.config.jockey
-        self._hands: list[list[Tile]] = [[], []]
-        self._boneyard: list[Tile] = []
+        self._hands: list[list[int]] = [[], []]
+        """Tile indices, kept sorted."""
+        self._boneyard: list[int] = []
         self._layout = Layout()
         self._to_act: int | None = None
-        self._opening_tile: Tile | None = None
-        self._drawn: Tile | None = None
+        self._opening_tile = -1
+        """Index of the tile a ranked opening must use, or -1."""
+        self._drawn = -1
+        """Index of a drawn tile that fits and must be played, or -1."""
         self._passes = 0
         self._auction: Auction | None = None
         self._after_reveal: Phase | None = None
@@ -158,7 +222,7 @@ class Match:
         self._clock = MatchClock(self.config.bank_ns, self.config.delay_ns)
         self._outcome: Outcome | None = None
         self._last_ns: int | None = None
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -205,12 +269,12 @@ class Match:
     @property
     def drawn_tile(self) -> Tile | None:
         """A drawn tile that fits and so must be placed now, or None."""
-        return self._drawn
+        return None if self._drawn < 0 else ALL_TILES[self._drawn]
 
     @property
     def opening_tile(self) -> Tile | None:
         """The tile a ranked opening must be made with, until it is placed."""
-        return self._opening_tile if self._layout.is_empty else None
+        return ALL_TILES[self._opening_tile] if self._opening_tile >= 0 and self._layout.is_empty else None
 
     @property
     def pending_phase(self) -> Phase | None:
@@ -239,7 +303,7 @@ class Match:
 
     def hand(self, player: int) -> tuple[Tile, ...]:
         """``player``'s tiles, sorted by name."""
-        return tuple(sorted(self._hands[player]))
+        return tuple(ALL_TILES[t] for t in self._hands[player])
 
     def hand_sizes(self) -> tuple[int, int]:
         """How many tiles each player holds."""
@@ -247,7 +311,7 @@ class Match:
 
     def pip_totals(self) -> tuple[int, int]:
         """Each hand's pip total."""
-        return (pip_total(self._hands[0]), pip_total(self._hands[1]))
+        return (sum(TILE_PIPS[t] for t in self._hands[0]), sum(TILE_PIPS[t] for t in self._hands[1]))
 
     def auction(self) -> AuctionView | None:
         """The auction in progress (also during its hand-overs), or None."""
@@ -292,7 +356,7 @@ class Match:
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the player to act, in a fixed order (Resign, always open, not listed).
 
         Ready: Start. Hand-over: Reveal. Auction: Decline or Accept first, then each legal bid
@@ -302,48 +366,56 @@ class Match:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return legal
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         player = self._to_act
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             assert player is not None
             hand = self._hands[player]
             layout = self._layout
-            if layout.is_empty:
-                if self._opening_tile is not None:
-                    return [Play(player, self._opening_tile, None)]
-                return [Play(player, t, None) for t in sorted(hand)]
-            if self._drawn is not None:
-                return [Play(player, self._drawn, p) for p in layout.points_for(self._drawn)]
+            if not layout._placed:
+                openings = _OPENING_PLAY[player]
+                if self._opening_tile >= 0:
+                    return (openings[self._opening_tile],)
+                return tuple([openings[t] for t in hand])
+            table = _PLAY_AT[player]
+            points = layout._sorted
+            if self._drawn >= 0:
+                row = table[self._drawn]
+                return tuple([row[p] for p in points if row[p] is not None])  # type: ignore[misc]
             plays: list[Action] = []
-            points_for = layout.points_for
-            for t in sorted(hand):
-                for p in points_for(t):
-                    plays.append(Play(player, t, p))
+            mask = layout._mask
+            for t in hand:
+                if TILE_MASK[t] & mask:
+                    row = table[t]
+                    for p in points:
+                        action = row[p]
+                        if action is not None:
+                            plays.append(action)
             if plays:
-                return plays
-            return [Draw(player)] if self._boneyard else [Pass(player)]
-        if phase is Phase.AUCTION:
+                return tuple(plays)
+            return (_DRAW[player],) if self._boneyard else (_PASS[player],)
+        if phase is _AUCTION:
             assert player is not None and self._auction is not None
             a = self._auction
-            first: list[Action] = [Decline(player)] if a.bid is None else [Accept(player)]
+            first: Action = _DECLINE[player] if a.bid is None else _ACCEPT[player]
             top = max_affordable_bid(self._balances[player], player, a.jockey)
-            return first + [Bid(player, amount) for amount in range(a.min_bid, top + 1, 5)]
-        if phase is Phase.HANDOVER:
+            return (first, *[Bid(player, amount) for amount in range(a.min_bid, top + 1, 5)])
+        if phase is _HANDOVER:
             assert player is not None
-            return [Reveal(player)]
-        if phase is Phase.READY:
-            return [Start()]
-        return []
+            return (_REVEAL[player],)
+        if phase is _READY:
+            return (_START,)
+        return ()
 
     def is_legal(self, action: Action) -> bool:
         """True if ``action`` would be accepted now (Start: if it carries a deal)."""
         if isinstance(action, Resign):
             return self._outcome is None and action.player in PLAYERS
         if isinstance(action, Start):
-            return self._phase is Phase.READY and action.deal is not None
+            return self._phase is _READY and action.deal is not None
         return action in self.legal_actions()
 
     # ------------------------------------------------------------------ applying
@@ -366,7 +438,7 @@ class Match:
         when the action is refused. A running clock whose deadline is at or before ``now_ns``
         first ends the match on time; the action is then refused with ``MatchIsOver``.
         """
-        if not _is_int(now_ns):
+        if type(now_ns) is not int:
             raise Malformed(f"an arrival time is a whole number of nanoseconds, not {now_ns!r}")
         if self._last_ns is not None and now_ns < self._last_ns:
             raise Malformed(
@@ -374,7 +446,8 @@ class Match:
                 "commands must be applied in the order they arrived"
             )
         events: list[Event] = []
-        if self._outcome is None:
+        deadline = self._clock.deadline
+        if deadline is not None and now_ns >= deadline:
             self._flag_if_late(now_ns, events)
         if self._outcome is not None:
             raise MatchIsOver(self._over_message())
@@ -401,7 +474,7 @@ class Match:
     # ------------------------------------------------------------------ handlers
 
     def _start(self, action: Start, now_ns: int, events: list[Event]) -> None:
-        if self._phase is not Phase.READY:
+        if self._phase is not _READY:
             raise WrongPhase("Start / Continue is only possible between rounds")
         if action.player not in (None, 0, 1):
             raise Malformed(f"player must be 0 or 1, not {action.player!r}")
@@ -411,22 +484,22 @@ class Match:
         if not isinstance(deal, Deal):
             raise Malformed("Start needs a Deal")
         self._round += 1
-        self._hands = [list(deal.hands[0]), list(deal.hands[1])]
-        self._boneyard = list(deal.boneyard)
+        self._hands = [sorted(TILE_INDEX[t] for t in deal.hands[0]), sorted(TILE_INDEX[t] for t in deal.hands[1])]
+        self._boneyard = [TILE_INDEX[t] for t in deal.boneyard]
         self._layout = Layout()
-        self._drawn = None
+        self._drawn = -1
         self._passes = 0
         self._last_actor = None
         if self._jockey is None:
-            opener, self._opening_tile = ranked_opener(self._hands)
-            self._begin(opener, now_ns, Phase.PLAY)
+            opener, self._opening_tile = _ranked_opener_index(self._hands)
+            self._begin(opener, now_ns, _PLAY)
         else:
-            self._opening_tile = None
+            self._opening_tile = -1
             self._auction = Auction(self._jockey)
-            self._begin(1 - self._jockey, now_ns, Phase.AUCTION)
+            self._begin(1 - self._jockey, now_ns, _AUCTION)
 
     def _reveal(self, action: Reveal, now_ns: int, events: list[Event]) -> None:
-        if self._phase is not Phase.HANDOVER:
+        if self._phase is not _HANDOVER:
             raise WrongPhase("there is no hand-over to finish: the player to act can already see their hand")
         if action.player != self._to_act:
             raise NotYourTurn(f"it is player {self._to_act}'s turn to reveal")
@@ -437,27 +510,28 @@ class Match:
 
     def _play(self, action: Play, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        self._check_turn(player, Phase.PLAY)
-        tile = action.tile
-        if not isinstance(tile, Tile):
-            raise Malformed("a play needs a tile")
+        if self._phase is not _PLAY or player != self._to_act:
+            self._check_turn(player, _PLAY)
+        t = action.tile_index
+        if t < 0:
+            raise IllegalPlay(f"{action.tile!r} is not a double-six tile")
         hand = self._hands[player]
-        if tile not in hand:
-            raise IllegalPlay(f"[{tile}] is not in your hand")
-        if self._drawn is not None and tile != self._drawn:
-            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: it must be played now")
+        if t not in hand:
+            raise IllegalPlay(f"[{action.tile}] is not in your hand")
+        if self._drawn >= 0 and t != self._drawn:
+            raise MustPlayDrawn(f"you drew [{ALL_TILES[self._drawn]}], which fits: it must be played now")
         layout = self._layout
-        opening = layout.is_empty
-        if opening and self._opening_tile is not None and tile != self._opening_tile:
-            raise IllegalPlay(f"this round opens by rank: it must open with [{self._opening_tile}]")
-        if action.at is not None and not isinstance(action.at, Point):
-            raise Malformed("a connection point is a tile and a slot")
-        layout.check(tile, action.at)
+        if self._opening_tile >= 0 and t != self._opening_tile:
+            raise IllegalPlay(
+                f"this round opens by rank: it must open with [{ALL_TILES[self._opening_tile]}]"
+            )
+        p = action.point_index
+        layout.check_index(t, p)
 
-        hand.remove(tile)
-        count = layout.place(tile, action.at)
-        self._opening_tile = None
-        self._drawn = None
+        hand.remove(t)
+        count = layout.place_index(t, p)
+        self._opening_tile = -1
+        self._drawn = -1
         self._passes = 0
         self._clock.stop(now_ns)
         self._last_actor = player
@@ -466,40 +540,28 @@ class Match:
             if self._outcome is not None:
                 return
         if not hand:
-            self._phase = Phase.READY
+            self._phase = _READY
             self._to_act = None
             self._jockey = player
             events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
         else:
-            self._begin(1 - player, now_ns, Phase.PLAY)
+            self._begin(1 - player, now_ns, _PLAY)
 
     def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        self._check_turn(player, Phase.PLAY)
-        if self._layout.is_empty:
-            raise CannotDraw("open the round first: the opening tile is played from the hand")
-        if self._drawn is not None:
-            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: play it, no further draw")
-        playable = self._first_playable(player)
-        if playable is not None:
-            raise CannotDraw(f"[{playable}] can be placed: draw only when nothing fits")
+        self._check_turn(player, _PLAY)
+        self._check_nothing_fits(player, "draw")
         if not self._boneyard:
             raise CannotDraw("the boneyard is empty: pass instead")
         drawn = self._boneyard.pop(0)
-        self._hands[player].append(drawn)
-        if self._layout.can_place(drawn):
+        insort(self._hands[player], drawn)
+        if TILE_MASK[drawn] & self._layout._mask:
             self._drawn = drawn
 
     def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        self._check_turn(player, Phase.PLAY)
-        if self._layout.is_empty:
-            raise CannotPass("the opening tile must be played")
-        if self._drawn is not None:
-            raise MustPlayDrawn(f"you drew [{self._drawn}], which fits: it must be played now")
-        playable = self._first_playable(player)
-        if playable is not None:
-            raise CannotPass(f"[{playable}] can be placed: pass only when nothing fits")
+        self._check_turn(player, _PLAY)
+        self._check_nothing_fits(player, "pass")
         if self._boneyard:
             raise CannotPass("draw from the boneyard first: pass only when it is empty")
         self._clock.stop(now_ns)
@@ -508,7 +570,7 @@ class Match:
         if self._passes >= 2:
             self._settle_blocked(now_ns, events)
         else:
-            self._begin(1 - player, now_ns, Phase.PLAY)
+            self._begin(1 - player, now_ns, _PLAY)
 
     def _decline(self, action: Decline, now_ns: int, events: list[Event]) -> None:
         auction = self._check_auction_turn(action.player)
@@ -536,7 +598,7 @@ class Match:
         self._last_actor = player
         auction.bid = amount
         auction.bidder = player
-        self._begin(1 - player, now_ns, Phase.AUCTION)
+        self._begin(1 - player, now_ns, _AUCTION)
 
     def _accept(self, action: Accept, now_ns: int, events: list[Event]) -> None:
         player = action.player
@@ -562,39 +624,47 @@ class Match:
 
     def _check_turn(self, player: int, phase: Phase) -> None:
         if self._phase is not phase:
-            if self._phase is Phase.HANDOVER and self._after_reveal is phase:
+            if self._phase is _HANDOVER and self._after_reveal is phase:
                 raise WrongPhase(f"player {self._to_act} must reveal their hand first")
             raise WrongPhase(f"that is not possible now: the match is in its {self._phase.value} phase")
         if player != self._to_act:
             raise NotYourTurn(f"it is player {self._to_act}'s turn")
 
     def _check_auction_turn(self, player: int) -> Auction:
-        self._check_turn(player, Phase.AUCTION)
+        self._check_turn(player, _AUCTION)
         assert self._auction is not None
         return self._auction
 
-    def _first_playable(self, player: int) -> Tile | None:
-        can_place = self._layout.can_place
+    def _check_nothing_fits(self, player: int, what: str) -> None:
+        """Refuse a draw or pass while the opening is due or a tile in hand can be placed."""
+        error = CannotDraw if what == "draw" else CannotPass
+        if self._layout.is_empty:
+            raise error(f"the round must be opened with a tile from the hand: you cannot {what}")
+        if self._drawn >= 0:
+            raise MustPlayDrawn(f"you drew [{ALL_TILES[self._drawn]}], which fits: it must be played now")
+        mask = self._layout._mask
         for t in self._hands[player]:
-            if can_place(t):
-                return t
-        return None
+            if TILE_MASK[t] & mask:
+                raise error(f"[{ALL_TILES[t]}] can be placed: {what} only when nothing fits")
 
     def _begin(self, player: int, now_ns: int, phase: Phase) -> None:
         """A new decision for ``player``: through a hand-over on a shared screen, else at once."""
         self._to_act = player
-        if self.config.handover and player != self._last_actor:
-            self._phase = Phase.HANDOVER
+        if self._handover and player != self._last_actor:
+            self._phase = _HANDOVER
             self._after_reveal = phase
         else:
             self._phase = phase
-            self._clock.start(player, now_ns)
+            clock = self._clock
+            clock._running = player
+            clock._started_ns = now_ns
+            clock.deadline = now_ns + clock.delay_ns + clock._banks[player]
 
     def _open_by(self, opener: int, now_ns: int) -> None:
         self._auction = None
         self._jockey = None
-        self._opening_tile = None
-        self._begin(opener, now_ns, Phase.PLAY)
+        self._opening_tile = -1
+        self._begin(opener, now_ns, _PLAY)
 
     def _transfer(
         self, payer: int, payee: int, points: int, reason: TransferReason, now_ns: int, events: list[Event]
@@ -610,7 +680,7 @@ class Match:
 
     def _settle_blocked(self, now_ns: int, events: list[Event]) -> None:
         pips = self.pip_totals()
-        self._phase = Phase.READY
+        self._phase = _READY
         self._to_act = None
         self._jockey = None
         events.append(RoundEnded(self._round, True, None, pips, now_ns))
@@ -629,10 +699,10 @@ class Match:
     def _end(self, outcome: Outcome, now_ns: int, events: list[Event]) -> None:
         self._clock.stop(now_ns)
         self._outcome = outcome
-        self._phase = Phase.MATCH_OVER
+        self._phase = _MATCH_OVER
         self._to_act = None
         self._after_reveal = None
-        self._drawn = None
+        self._drawn = -1
         self._legal = None
         events.append(MatchEnded(outcome, now_ns))
 
@@ -657,12 +727,12 @@ class Match:
             "round": self._round,
             "balances": list(self._balances),
             "jockey": self._jockey,
-            "hands": [[str(t) for t in h] for h in self._hands],
-            "boneyard": [str(t) for t in self._boneyard],
+            "hands": [[str(ALL_TILES[t]) for t in h] for h in self._hands],
+            "boneyard": [str(ALL_TILES[t]) for t in self._boneyard],
             "layout": self._layout.to_list(),
             "to_act": self._to_act,
-            "opening_tile": None if self._opening_tile is None else str(self._opening_tile),
-            "drawn": None if self._drawn is None else str(self._drawn),
+            "opening_tile": None if self._opening_tile < 0 else str(ALL_TILES[self._opening_tile]),
+            "drawn": None if self._drawn < 0 else str(ALL_TILES[self._drawn]),
             "passes": self._passes,
             "auction": None if self._auction is None else self._auction.to_dict(),
             "after_reveal": None if self._after_reveal is None else self._after_reveal.value,
@@ -685,12 +755,12 @@ class Match:
             m._round = int(data["round"])
             m._balances = [int(data["balances"][0]), int(data["balances"][1])]
             m._jockey = data["jockey"]
-            m._hands = [[Tile.parse(t) for t in h] for h in data["hands"]]
-            m._boneyard = [Tile.parse(t) for t in data["boneyard"]]
+            m._hands = [sorted(TILE_INDEX[Tile.parse(t)] for t in h) for h in data["hands"]]
+            m._boneyard = [TILE_INDEX[Tile.parse(t)] for t in data["boneyard"]]
             m._layout = Layout.from_list(data["layout"])
             m._to_act = data["to_act"]
-            m._opening_tile = None if data["opening_tile"] is None else Tile.parse(data["opening_tile"])
-            m._drawn = None if data["drawn"] is None else Tile.parse(data["drawn"])
+            m._opening_tile = -1 if data["opening_tile"] is None else TILE_INDEX[Tile.parse(data["opening_tile"])]
+            m._drawn = -1 if data["drawn"] is None else TILE_INDEX[Tile.parse(data["drawn"])]
             m._passes = int(data["passes"])
             m._auction = None if data["auction"] is None else Auction.from_dict(data["auction"])
             m._after_reveal = None if data["after_reveal"] is None else Phase(data["after_reveal"])
@@ -708,7 +778,7 @@ class Match:
         return m
 
     def _check_consistent(self) -> None:
-        tiles = [*self._hands[0], *self._hands[1], *self._boneyard, *self._layout.tiles()]
+        tiles = [*self._hands[0], *self._hands[1], *self._boneyard, *(TILE_INDEX[t] for t in self._layout.tiles())]
         if self._round > 0 and (len(tiles) != 28 or len(set(tiles)) != 28):
             raise SnapshotError("the saved match state is damaged: the 28 tiles are not all accounted for")
         if sum(self._balances) != sum(self.config.balances) or min(self._balances) < 0:

@@ -69,6 +69,8 @@ class Slot(StrEnum):
     BRANCH_A = "branchA"
     BRANCH_B = "branchB"
 
+    __hash__ = str.__hash__
+
 
 class Point(NamedTuple):
     """A connection point: a placed tile and one of its slots."""
@@ -94,3 +96,34 @@ class Point(NamedTuple):
 def pip_total(tiles: "list[Tile] | tuple[Tile, ...]") -> int:
     """The pip total of a group of tiles."""
     return sum(t.low + t.high for t in tiles)
+
+
+# -- index tables for the engine's fast paths ------------------------------------------
+# A tile's index is its position in ALL_TILES (name order); a point's index is
+# tile index * 6 + slot index, with slots in name order, so sorting point indices sorts
+# points by tile name and then slot name.
+
+SLOTS_BY_NAME: tuple[Slot, ...] = tuple(sorted(Slot, key=lambda s: s.value))
+"""branchA, branchB, high, lineA, lineB, low."""
+SLOT_INDEX: dict[Slot, int] = {s: i for i, s in enumerate(SLOTS_BY_NAME)}
+S_BRANCH_A, S_BRANCH_B, S_HIGH, S_LINE_A, S_LINE_B, S_LOW = (SLOT_INDEX[s] for s in (
+    Slot.BRANCH_A, Slot.BRANCH_B, Slot.HIGH, Slot.LINE_A, Slot.LINE_B, Slot.LOW))
+
+TILE_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(ALL_TILES)}
+TILE_HALVES: tuple[tuple[int, int], ...] = tuple((t.low, t.high) for t in ALL_TILES)
+TILE_PIPS: tuple[int, ...] = tuple(t.low + t.high for t in ALL_TILES)
+TILE_MASK: tuple[int, ...] = tuple((1 << t.low) | (1 << t.high) for t in ALL_TILES)
+"""Bit ``v`` set for each value ``v`` on the tile."""
+
+POINTS: tuple[Point, ...] = tuple(Point(t, s) for t in ALL_TILES for s in SLOTS_BY_NAME)
+POINT_INDEX: dict[Point, int] = {p: i for i, p in enumerate(POINTS)}
+POINT_VALUE: tuple[int, ...] = tuple(p.tile.high if p.slot is Slot.HIGH else p.tile.low for p in POINTS)
+"""The value a tile must match to connect at the point."""
+POINT_IS_BRANCH: tuple[bool, ...] = tuple(p.slot in (Slot.BRANCH_A, Slot.BRANCH_B) for p in POINTS)
+POINT_ON_DOUBLE: tuple[bool, ...] = tuple(p.tile.is_double for p in POINTS)
+POINT_SCORE: tuple[int, ...] = tuple(
+    0 if branch else (2 * v if double else v)
+    for v, branch, double in zip(POINT_VALUE, POINT_IS_BRANCH, POINT_ON_DOUBLE)
+)
+"""What an open point adds to the end count (the spinner's two open lines count once: see Layout)."""
+POINT_BIT: tuple[int, ...] = tuple(1 << v for v in POINT_VALUE)

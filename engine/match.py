@@ -35,6 +35,7 @@ from .layout import Layout
 from .layout import NO_POINT
 from .tiles import (
     ALL_TILES,
+    POINT_BIT,
     POINT_INDEX,
     POINT_VALUE,
     POINTS,
@@ -526,12 +527,12 @@ class Match:
                 f"this round opens by rank: it must open with [{ALL_TILES[self._opening_tile]}]"
             )
         p = action.point_index
-        layout.check_index(t, p)
+        if p < 0 or p not in layout._open or not (TILE_MASK[t] & POINT_BIT[p]):
+            layout.check_index(t, p)  # the opening tile, or a refusal with its reason
 
         hand.remove(t)
         count = layout.place_index(t, p)
-        self._opening_tile = -1
-        self._drawn = -1
+        self._opening_tile = self._drawn = -1
         self._passes = 0
         self._clock.stop(now_ns)
         self._last_actor = player

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .errors import Malformed
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, TILE_INDEX, Tile
 
-_ALL_TILES_SET = frozenset(ALL_TILES)
-_PERMUTATIONS = math.factorial(len(ALL_TILES))
-_PERMUTATION_BITS = _PERMUTATIONS.bit_length()
 HAND_SIZE = 7
 BONEYARD_SIZE = len(ALL_TILES) - 2 * HAND_SIZE
+_ALL_TILES_SET = frozenset(ALL_TILES)
+
+# A uniformly random deal is a uniformly random permutation of the 28 tiles. Its factorial-base
+# digits are split in two numbers that each fit a machine word: one below 28 * 27 * ... * 15 for
+# the first fourteen picks, one below 14! for the rest.
+_FIRST_PICKS = range(len(ALL_TILES), len(ALL_TILES) - 14, -1)
+_LAST_PICKS = range(14, 0, -1)
+_FIRST_CODES = math.prod(_FIRST_PICKS)
+_LAST_CODES = math.factorial(14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +29,8 @@ class Deal:
 
     hands: tuple[tuple[Tile, ...], tuple[Tile, ...]]
     boneyard: tuple[Tile, ...]
+    tile_indices: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
+    """The tiles' indices in ALL_TILES: first hand, second hand, boneyard."""
 
     def __post_init__(self) -> None:
         sizes = (len(self.hands[0]), len(self.hands[1]), len(self.boneyard))
@@ -37,6 +45,24 @@ class Deal:
             raise Malformed(
                 "a deal must use each of the 28 tiles once; missing: " + ", ".join(map(str, missing))
             )
+        indices = tuple(TILE_INDEX[t] for t in (*self.hands[0], *self.hands[1], *self.boneyard))
+        object.__setattr__(self, "tile_indices", indices)
+
+    @classmethod
+    def from_indices(cls, order: list[int]) -> Deal:
+        """The deal of a permutation of the 28 tile indices (hands first, then the boneyard)."""
+        if sorted(order) != list(range(len(ALL_TILES))):
+            raise Malformed("a deal is a permutation of the 28 tile indices")
+        return cls._of_permutation(order)
+
+    @classmethod
+    def _of_permutation(cls, order: list[int]) -> Deal:
+        tiles = [ALL_TILES[i] for i in order]
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "hands", (tuple(tiles[:HAND_SIZE]), tuple(tiles[HAND_SIZE : 2 * HAND_SIZE])))
+        object.__setattr__(deal, "boneyard", tuple(tiles[2 * HAND_SIZE :]))
+        object.__setattr__(deal, "tile_indices", tuple(order))
+        return deal
 
     @classmethod
     def from_names(
@@ -67,19 +93,29 @@ class Deal:
         }
 
 
+def _uniform_below(rng: random.Random, bound: int) -> int:
+    """A uniformly random whole number in [0, bound), by rejection on ``getrandbits``."""
+    bits = bound.bit_length()
+    while True:
+        value = rng.getrandbits(bits)
+        if value < bound:
+            return value
+
+
 def shuffle_deal(rng: random.Random) -> Deal:
     """A fresh deal of all 28 tiles in a uniformly random order drawn from ``rng``.
 
-    One uniformly random number below 28! (by rejection sampling on ``getrandbits``) picks the
-    permutation through its factorial-base digits: exact, and far cheaper than 27 separate draws.
+    Exactly uniform: two uniform numbers give the permutation's factorial-base digits (far cheaper
+    than 27 separate draws).
     """
-    while True:
-        code = rng.getrandbits(_PERMUTATION_BITS)
-        if code < _PERMUTATIONS:
-            break
-    pool = list(ALL_TILES)
+    first = _uniform_below(rng, _FIRST_CODES)
+    last = _uniform_below(rng, _LAST_CODES)
+    pool = list(range(len(ALL_TILES)))
     order = []
-    for size in range(len(pool), 0, -1):
-        code, digit = divmod(code, size)
+    for size in _FIRST_PICKS:
+        first, digit = divmod(first, size)
         order.append(pool.pop(digit))
-    return Deal((tuple(order[:HAND_SIZE]), tuple(order[HAND_SIZE : 2 * HAND_SIZE])), tuple(order[2 * HAND_SIZE :]))
+    for size in _LAST_PICKS:
+        last, digit = divmod(last, size)
+        order.append(pool.pop(digit))
+    return Deal._of_permutation(order)

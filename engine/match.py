@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import Auction, max_affordable_bid, net_payment
 from .clock import NS_PER_S, MatchClock
-from .deal import Deal
+from .deal import HAND_SIZE, Deal
 from .errors import (
     BadAmount,
     CannotDraw,
@@ -485,8 +485,9 @@ class Match:
         if not isinstance(deal, Deal):
             raise Malformed("Start needs a Deal")
         self._round += 1
-        self._hands = [sorted(TILE_INDEX[t] for t in deal.hands[0]), sorted(TILE_INDEX[t] for t in deal.hands[1])]
-        self._boneyard = [TILE_INDEX[t] for t in deal.boneyard]
+        order = deal.tile_indices
+        self._hands = [sorted(order[:HAND_SIZE]), sorted(order[HAND_SIZE : 2 * HAND_SIZE])]
+        self._boneyard = list(order[2 * HAND_SIZE :])
         self._layout = Layout()
         self._drawn = -1
         self._passes = 0

@@ -1,0 +1,278 @@
+"""The kiosk's one TOML configuration file: display, match, kiosk behaviour and hardware.
+
+``load_config`` never raises: a broken file, an unknown key or a wrong value becomes a warning
+that names the key (and its line when it can be found), and the kiosk starts with the default for
+what is wrong. ``python -m kiosk.config --print-default`` prints the documented default file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from hardware.config import HardwareConfig
+from hardware.config import parse_config as parse_hardware
+
+ORIENTATIONS = ("table", "upright")
+HARDWARE_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
+
+DEFAULT_CONFIG_TOML = """\
+# Spectacular Bid kiosk configuration. Every key is optional: a missing key takes the default
+# shown here; a wrong key or value is reported on screen and replaced by its default.
+
+[display]
+size = "auto"            # "auto" (the screen's own size) or "WIDTHxHEIGHT", e.g. "800x480"
+orientation = "table"    # "table": screen lies flat, player 1's side is turned 180 degrees;
+                         # "upright": screen on a stand, nothing turned
+fullscreen = true        # the simulator (--simulator) always opens a window
+fps = 30                 # frames per second while something moves
+
+[match]
+handover = true          # hands are private on a shared screen: reveal before each turn
+bank_seconds = 120       # each player's bank for the whole match
+delay_seconds = 10       # free time at each new decision
+balances = 150           # each player's starting points
+
+[kiosk]
+language = "en"          # en, ko, uk, id (once translations land)
+stall_limit_seconds = 2.0  # longer than this without taking commands while a clock runs: abort
+idle_return_seconds = 180  # back to the home screen after this long without input between matches
+admin_exit_hold_seconds = 5  # hold the top-left corner this long to leave the kiosk
+admin_exit_key = "F12"   # simulator only: hold this key as long to leave
+
+# The hardware tables ([hardware], [buttons], [leds], [serial], [keyboard]) are documented in
+# docs/hardware.md.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """How the screen is used."""
+
+    size: tuple[int, int] | None = None
+    orientation: str = "table"
+    fullscreen: bool = True
+    fps: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """How each match begins."""
+
+    handover: bool = True
+    bank_seconds: float = 120
+    delay_seconds: float = 10
+    balances: int = 150
+
+
+@dataclass(frozen=True, slots=True)
+class KioskSettings:
+    """The kiosk's own behaviour."""
+
+    language: str = "en"
+    stall_limit_seconds: float = 2.0
+    idle_return_seconds: float = 180
+    admin_exit_hold_seconds: float = 5
+    admin_exit_key: str = "F12"
+
+
+@dataclass(frozen=True, slots=True)
+class KioskConfig:
+    """The whole configuration, validated."""
+
+    display: DisplayConfig = DisplayConfig()
+    match: MatchSettings = MatchSettings()
+    kiosk: KioskSettings = KioskSettings()
+    hardware: HardwareConfig = HardwareConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedKioskConfig:
+    """A configuration and one warning per wrong value (empty when the file is right)."""
+
+    config: KioskConfig
+    warnings: tuple[str, ...] = field(default=())
+
+
+def _line_of(text: str, section: str, key: str | None) -> int | None:
+    """The 1-based line where ``[section]`` (and ``key`` in it) is written, if it can be found."""
+    current = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        header = re.fullmatch(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?", line)
+        if header:
+            current = header.group(1)
+            if key is None and current == section:
+                return number
+            continue
+        if key is not None and current == section and re.match(rf"{re.escape(key)}\s*=", line):
+            return number
+    return None
+
+
+class _Checker:
+    """Reads one table, collecting warnings for unknown keys and wrong values."""
+
+    def __init__(self, text: str, section: str, table: Any, warnings: list[str]) -> None:
+        self.text = text
+        self.section = section
+        self.warnings = warnings
+        if not isinstance(table, dict):
+            self.warn(None, f"[{section}] must be a table of settings")
+            table = {}
+        self.table: dict[str, Any] = table
+
+    def warn(self, key: str | None, message: str) -> None:
+        line = _line_of(self.text, self.section, key)
+        where = f"{self.section}.{key}" if key else f"[{self.section}]"
+        self.warnings.append(f"{where}{f' (line {line})' if line else ''}: {message}")
+
+    def unknown(self, known: Sequence[str]) -> None:
+        for key in self.table:
+            if key not in known:
+                self.warn(key, f"unknown setting (known: {', '.join(known)}); ignored")
+
+    def get(self, key: str, default: Any, check: Callable[[Any], Any], what: str) -> Any:
+        if key not in self.table:
+            return default
+        value = self.table[key]
+        try:
+            result = check(value)
+        except (TypeError, ValueError):
+            result = None
+        if result is None:
+            self.warn(key, f"{value!r} is not {what}; using {default!r}")
+            return default
+        return result
+
+
+def _bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _number(low: float, high: float) -> Callable[[Any], float | None]:
+    def check(value: Any) -> float | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return value if low <= value <= high else None
+
+    return check
+
+
+def _whole(low: int, high: int) -> Callable[[Any], int | None]:
+    def check(value: Any) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        return value if low <= value <= high else None
+
+    return check
+
+
+def _choice(options: Sequence[str]) -> Callable[[Any], str | None]:
+    return lambda value: value if value in options else None
+
+
+def _size(value: Any) -> tuple[int, int] | None | str:
+    if value == "auto":
+        return "auto"
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", value)
+        if match:
+            w, h = int(match.group(1)), int(match.group(2))
+            if 320 <= w <= 7680 and 240 <= h <= 4320:
+                return (w, h)
+    return None
+
+
+def parse_config_text(text: str, port_exists: Callable[[str], bool] | None = None) -> LoadedKioskConfig:
+    """The configuration in ``text`` with a warning per problem; never raises."""
+    warnings: list[str] = []
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return LoadedKioskConfig(KioskConfig(), (f"the configuration file is not valid TOML ({exc}); using defaults",))
+    known_sections = ("display", "match", "kiosk", *HARDWARE_SECTIONS)
+    for section in data:
+        if section not in known_sections:
+            line = _line_of(text, section, None)
+            warnings.append(
+                f"[{section}]{f' (line {line})' if line else ''}: unknown section "
+                f"(known: {', '.join(known_sections)}); ignored"
+            )
+
+    d = _Checker(text, "display", data.get("display", {}), warnings)
+    d.unknown(("size", "orientation", "fullscreen", "fps"))
+    size = d.get("size", "auto", _size, 'a size like "800x480" or "auto"')
+    display = DisplayConfig(
+        size=None if size == "auto" else size,
+        orientation=d.get("orientation", "table", _choice(ORIENTATIONS), '"table" or "upright"'),
+        fullscreen=d.get("fullscreen", True, _bool, "true or false"),
+        fps=d.get("fps", 30, _whole(10, 120), "a whole number from 10 to 120"),
+    )
+
+    m = _Checker(text, "match", data.get("match", {}), warnings)
+    m.unknown(("handover", "bank_seconds", "delay_seconds", "balances"))
+    match = MatchSettings(
+        handover=m.get("handover", True, _bool, "true or false"),
+        bank_seconds=m.get("bank_seconds", 120, _number(1, 3600), "a number of seconds from 1 to 3600"),
+        delay_seconds=m.get("delay_seconds", 10, _number(0, 600), "a number of seconds from 0 to 600"),
+        balances=m.get("balances", 150, _whole(5, 10_000), "a whole number of points from 5 to 10000"),
+    )
+
+    k = _Checker(text, "kiosk", data.get("kiosk", {}), warnings)
+    k.unknown(("language", "stall_limit_seconds", "idle_return_seconds", "admin_exit_hold_seconds", "admin_exit_key"))
+    kiosk = KioskSettings(
+        language=k.get("language", "en", _choice(("en", "ko", "uk", "id")), "one of en, ko, uk, id"),
+        stall_limit_seconds=k.get("stall_limit_seconds", 2.0, _number(0.5, 60), "a number of seconds from 0.5 to 60"),
+        idle_return_seconds=k.get("idle_return_seconds", 180, _number(10, 86_400), "a number of seconds from 10"),
+        admin_exit_hold_seconds=k.get("admin_exit_hold_seconds", 5, _number(1, 60), "a number of seconds from 1 to 60"),
+        admin_exit_key=k.get("admin_exit_key", "F12", lambda v: v if isinstance(v, str) and v else None, "a key name"),
+    )
+
+    hardware_data = {name: data[name] for name in HARDWARE_SECTIONS if name in data}
+    hardware_loaded = parse_hardware(hardware_data) if port_exists is None else parse_hardware(hardware_data, port_exists)
+    for warning in hardware_loaded.warnings:
+        key = warning.split(":", 1)[0].strip()
+        section, _, name = key.partition(".")
+        line = _line_of(text, section, name.split(".")[0] or None) if section in HARDWARE_SECTIONS else None
+        warnings.append(f"{key} (line {line}):{warning.split(':', 1)[1]}" if line and ":" in warning else warning)
+    return LoadedKioskConfig(KioskConfig(display, match, kiosk, hardware_loaded.config), tuple(warnings))
+
+
+def load_config(path: str | Path | None, port_exists: Callable[[str], bool] | None = None) -> LoadedKioskConfig:
+    """The configuration at ``path`` (None: defaults). A missing or unreadable file is a warning."""
+    if path is None:
+        return LoadedKioskConfig(KioskConfig())
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return LoadedKioskConfig(KioskConfig(), (f"{path}: no such configuration file; using defaults",))
+    except (OSError, UnicodeDecodeError) as exc:
+        return LoadedKioskConfig(KioskConfig(), (f"{path}: cannot read the configuration ({exc}); using defaults",))
+    return parse_config_text(text, port_exists)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m kiosk.config``: print the default file, or check a file."""
+    parser = argparse.ArgumentParser(prog="python -m kiosk.config", description="Kiosk configuration")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--print-default", action="store_true", help="print the default configuration file")
+    group.add_argument("--check", metavar="FILE", help="report every problem in FILE")
+    args = parser.parse_args(argv)
+    if args.print_default:
+        sys.stdout.write(DEFAULT_CONFIG_TOML)
+        return 0
+    loaded = load_config(args.check)
+    for warning in loaded.warnings:
+        print(warning)
+    print("configuration is fine" if not loaded.warnings else f"{len(loaded.warnings)} problem(s)")
+    return 1 if loaded.warnings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -504,7 +504,7 @@ class Match:
         if self._phase is not _HANDOVER:
             raise WrongPhase("there is no hand-over to finish: the player to act can already see their hand")
         if action.player != self._to_act:
-            raise NotYourTurn(f"it is player {self._to_act}'s turn to reveal")
+            raise NotYourTurn("the other player is the one to reveal their hand")
         assert self._after_reveal is not None
         self._phase = self._after_reveal
         self._after_reveal = None
@@ -627,10 +627,10 @@ class Match:
     def _check_turn(self, player: int, phase: Phase) -> None:
         if self._phase is not phase:
             if self._phase is _HANDOVER and self._after_reveal is phase:
-                raise WrongPhase(f"player {self._to_act} must reveal their hand first")
+                raise WrongPhase("the player to act must reveal their hand first")
             raise WrongPhase(f"that is not possible now: the match is in its {self._phase.value} phase")
         if player != self._to_act:
-            raise NotYourTurn(f"it is player {self._to_act}'s turn")
+            raise NotYourTurn("it is the other player's turn")
 
     def _check_auction_turn(self, player: int) -> Auction:
         self._check_turn(player, _AUCTION)
@@ -713,7 +713,7 @@ class Match:
         assert o is not None
         if o.winner is None:
             return "the match was aborted: nothing more can be played"
-        return f"the match is over: player {o.winner} won ({o.reason.value})"
+        return f"the match is over ({o.reason.value})"
 
     # ------------------------------------------------------------------ saving and restoring
 

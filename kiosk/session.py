@@ -1,0 +1,312 @@
+"""One match at the table: commands from touch and buttons applied to the engine, with messages.
+
+No pygame here. The session turns inputs (with their arrival times) into engine actions, applies
+the meaning of the physical buttons, makes required passes automatically, and keeps the short
+messages the screen shows (refusals with their reason, scores, passes).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import (
+    NS_PER_S,
+    Accept,
+    Action,
+    Bid,
+    Decline,
+    Draw,
+    EndReason,
+    Event,
+    IllegalAction,
+    Match,
+    MatchConfig,
+    MatchEnded,
+    Pass,
+    Phase,
+    Play,
+    Point,
+    Resign,
+    Reveal,
+    RoundEnded,
+    Start,
+    Tile,
+    Transfer,
+    TransferReason,
+    shuffle_deal,
+)
+from hardware.events import Button
+from hardware.state import Phase as PanelPhase
+from hardware.state import PanelState, PlayerPanel
+
+from .config import MatchSettings
+
+MESSAGE_NS = 4 * NS_PER_S
+"""How long a message stays on screen."""
+LOW_BANK_NS = 20 * NS_PER_S
+"""Below this a player's bank counts as low (blinking LEDs, red clock)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A short text for one player (None: both) shown until ``until_ns``."""
+
+    text: str
+    player: int | None
+    kind: str  # "info", "refused", "score"
+    until_ns: int
+
+
+def match_config(settings: MatchSettings) -> MatchConfig:
+    """The engine configuration for the kiosk's match settings."""
+    return MatchConfig(
+        balances=(settings.balances, settings.balances),
+        bank_ns=(int(settings.bank_seconds * NS_PER_S),) * 2,
+        delay_ns=int(settings.delay_seconds * NS_PER_S),
+        handover=settings.handover,
+    )
+
+
+class GameSession:
+    """A match, its messages and the tile the acting player has picked up."""
+
+    def __init__(self, settings: MatchSettings, rng: random.Random, *, boot_id: str = "") -> None:
+        self.settings = settings
+        self.rng = rng
+        self.match = Match(match_config(settings), boot_id=boot_id)
+        self.messages: list[Message] = []
+        self.selected: Tile | None = None
+        self.bid_draft: int = 0
+        self.events: list[Event] = []
+        """Everything the engine reported, in order (the screen animates from it)."""
+        self.version = 0
+        """Bumped on every change the screen must show."""
+
+    # -- what the screen shows -----------------------------------------------------
+
+    @property
+    def screen(self) -> str:
+        """The scene for the match's state: ready, settlement, auction, play, handover, match_over."""
+        phase = self.match.phase
+        if phase is Phase.READY:
+            return "ready" if self.match.round == 0 else "settlement"
+        return phase.value
+
+    def live_messages(self, now_ns: int) -> list[Message]:
+        """Messages still on screen at ``now_ns``."""
+        return [m for m in self.messages if m.until_ns > now_ns]
+
+    def say(self, text: str, now_ns: int, player: int | None = None, kind: str = "info") -> None:
+        """Show ``text`` to ``player`` (None: both)."""
+        self.messages = [m for m in self.messages if m.until_ns > now_ns][-5:]
+        self.messages.append(Message(text, player, kind, now_ns + MESSAGE_NS))
+        self.version += 1
+
+    # -- commands ------------------------------------------------------------------
+
+    def command(self, action: Action, arrival_ns: int) -> bool:
+        """Apply ``action`` that arrived at ``arrival_ns``; a refusal becomes a message. True if applied."""
+        if isinstance(action, Start) and action.deal is None:
+            action = Start(action.player, shuffle_deal(self.rng))
+        try:
+            events = self.match.apply(action, arrival_ns)
+        except IllegalAction as refusal:
+            who = getattr(action, "player", None)
+            self.say(_sentence(refusal.message), arrival_ns, who, "refused")
+            return False
+        self.selected = None
+        self._record(events, arrival_ns)
+        self._pass_if_required(arrival_ns)
+        self._reset_bid_draft()
+        self.version += 1
+        return True
+
+    def tick(self, now_ns: int) -> None:
+        """Let time pass: a player whose deadline has come loses on time."""
+        events = self.match.advance(now_ns)
+        if events:
+            self._record(events, now_ns)
+            self.version += 1
+
+    def press(self, player: int | None, button: Button, arrival_ns: int) -> bool:
+        """A physical button: its meaning depends on the phase (docs/hardware.md)."""
+        m = self.match
+        phase = m.phase
+        if button is Button.HELP:
+            return False
+        if phase is Phase.READY and button in (Button.ACCEPT, Button.START_CONTINUE):
+            return self.command(Start(player), arrival_ns)
+        if phase is Phase.HANDOVER and button in (Button.ACCEPT, Button.REVEAL):
+            return self.command(Reveal(m.to_act if player is None else player), arrival_ns)  # type: ignore[arg-type]
+        if player is None:
+            return False
+        if phase is Phase.AUCTION:
+            auction = m.auction()
+            assert auction is not None
+            if button is Button.RAISE:
+                return self.command(Bid(player, auction.min_bid), arrival_ns)
+            if button is Button.DECLINE:
+                return self.command(Decline(player), arrival_ns)
+            if auction.bid is None and player == m.to_act:
+                self.say("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open.", arrival_ns, player, "refused")
+                return False
+            return self.command(Accept(player), arrival_ns)
+        if phase is Phase.PLAY:
+            self.say("Tiles are played on the screen.", arrival_ns, player)
+        elif phase is Phase.MATCH_OVER:
+            self.say("The match is over.", arrival_ns, player)
+        elif phase is Phase.HANDOVER:
+            self.say(f"Waiting for player {m.to_act + 1 if m.to_act is not None else '?'} to reveal.", arrival_ns, player)
+        return False
+
+    def select(self, tile: Tile, arrival_ns: int) -> bool:
+        """The acting player tapped a tile in hand: pick it up, or place it when it has one point."""
+        m = self.match
+        player = m.to_act
+        if m.phase is not Phase.PLAY or player is None:
+            return False
+        plays = [a for a in m.legal_actions() if isinstance(a, Play) and a.tile == tile]
+        if not plays:
+            if m.drawn_tile is not None:
+                self.say(f"You drew [{m.drawn_tile}], which fits: play that tile.", arrival_ns, player, "refused")
+            elif m.opening_tile is not None:
+                self.say(f"This round opens by rank: play [{m.opening_tile}].", arrival_ns, player, "refused")
+            else:
+                self.say(f"[{tile}] does not fit anywhere.", arrival_ns, player, "refused")
+            self.selected = None
+            self.version += 1
+            return False
+        if len(plays) == 1 and (self.selected == tile or plays[0].at is None):
+            return self.command(plays[0], arrival_ns)
+        if len(plays) == 1 and self.selected != tile:
+            self.selected = tile
+            self.version += 1
+            return False
+        self.selected = None if self.selected == tile else tile
+        self.version += 1
+        return False
+
+    def place_at(self, point: Point, arrival_ns: int) -> bool:
+        """The acting player tapped a highlighted point: place the picked-up tile there."""
+        player = self.match.to_act
+        if self.selected is None or player is None:
+            return False
+        return self.command(Play(player, self.selected, point), arrival_ns)
+
+    def targets(self) -> list[Point]:
+        """The points where the picked-up tile may go."""
+        if self.selected is None or self.match.phase is not Phase.PLAY:
+            return []
+        return [a.at for a in self.match.legal_actions() if isinstance(a, Play) and a.tile == self.selected and a.at]
+
+    def playable_tiles(self) -> set[Tile]:
+        """Tiles of the acting player that can be played now."""
+        return {a.tile for a in self.match.legal_actions() if isinstance(a, Play)}
+
+    def draw(self, arrival_ns: int) -> bool:
+        """The acting player tapped the boneyard."""
+        player = self.match.to_act
+        if player is None:
+            return False
+        return self.command(Draw(player), arrival_ns)
+
+    def resign(self, player: int, arrival_ns: int) -> bool:
+        """``player`` resigns (after the screen's confirmation)."""
+        return self.command(Resign(player), arrival_ns)
+
+    def step_bid(self, steps: int) -> None:
+        """Move the on-screen bid stepper by ``steps`` multiples of 5 within what is allowed."""
+        auction = self.match.auction()
+        player = self.match.to_act
+        if auction is None or player is None:
+            return
+        top = max(auction.max_bid[player], auction.min_bid)
+        self.bid_draft = min(max(self.bid_draft + 5 * steps, auction.min_bid), top)
+        self.version += 1
+
+    def submit_bid(self, arrival_ns: int) -> bool:
+        """Bid the stepper's amount for the player to act."""
+        player = self.match.to_act
+        if player is None:
+            return False
+        return self.command(Bid(player, self.bid_draft), arrival_ns)
+
+    # -- hardware display ------------------------------------------------------------
+
+    def panel_state(self, now_ns: int) -> PanelState:
+        """What the LEDs and the serial panel show now."""
+        m = self.match
+        phase = m.phase
+        active: list[frozenset[Button]] = [frozenset(), frozenset()]
+        if phase is Phase.READY:
+            active = [frozenset({Button.ACCEPT})] * 2
+        elif phase is Phase.HANDOVER and m.to_act is not None:
+            active[m.to_act] = frozenset({Button.ACCEPT})
+        elif phase is Phase.AUCTION and m.to_act is not None:
+            auction = m.auction()
+            assert auction is not None
+            p = m.to_act
+            lit = {Button.ACCEPT} if auction.bid is not None else {Button.DECLINE}
+            if auction.max_bid[p] >= auction.min_bid:
+                lit.add(Button.RAISE)
+            active[p] = frozenset(lit)
+        players = tuple(
+            PlayerPanel(
+                active=active[p],
+                low_bank=m.clock_running == p and m.bank_ns(p, now_ns) < LOW_BANK_NS,
+                clock_ms=m.bank_ns(p, now_ns) // 1_000_000,
+                balance=m.balances[p],
+            )
+            for p in (0, 1)
+        )
+        auction = m.auction()
+        return PanelState(
+            players=players,  # type: ignore[arg-type]
+            turn=m.to_act,
+            standing_bid=None if auction is None else auction.bid,
+            bidder=None if auction is None else auction.bidder,
+            phase={
+                Phase.READY: PanelPhase.IDLE,
+                Phase.AUCTION: PanelPhase.AUCTION,
+                Phase.PLAY: PanelPhase.PLAY,
+                Phase.HANDOVER: PanelPhase.HAND_OVER,
+                Phase.MATCH_OVER: PanelPhase.MATCH_OVER,
+            }[phase],
+        )
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _record(self, events: list[Event], now_ns: int) -> None:
+        for event in events:
+            self.events.append(event)
+            if isinstance(event, Transfer):
+                if event.reason is TransferReason.SCORE:
+                    self.say(f"Player {event.payee + 1} scores {event.points}", now_ns, None, "score")
+                elif event.reason is TransferReason.AUCTION:
+                    self.say(f"Player {event.payer + 1} pays {event.points} for the opening", now_ns, None, "score")
+            elif isinstance(event, RoundEnded) and event.blocked:
+                self.say("Blocked: both players passed", now_ns)
+            elif isinstance(event, RoundEnded):
+                self.say(f"Domino! Player {event.dominoer + 1} played the last tile", now_ns)  # type: ignore[operator]
+            elif isinstance(event, MatchEnded) and event.outcome.reason is EndReason.TIME:
+                self.say("Time is up", now_ns)
+
+    def _pass_if_required(self, now_ns: int) -> None:
+        m = self.match
+        while m.phase is Phase.PLAY and m.to_act is not None:
+            legal = m.legal_actions()
+            if len(legal) != 1 or not isinstance(legal[0], Pass):
+                return
+            player = m.to_act
+            self._record(m.apply(legal[0], now_ns), now_ns)
+            self.say(f"Player {player + 1} cannot play and passes", now_ns)
+
+    def _reset_bid_draft(self) -> None:
+        auction = self.match.auction()
+        if auction is not None:
+            self.bid_draft = auction.min_bid
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -1,0 +1,134 @@
+"""Small drawing pieces: buttons, chip stacks, clocks, hidden tiles; and the hotspots they leave."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from . import theme
+
+Intent = tuple[Any, ...]
+"""What a tap on a hotspot asks for, e.g. ``("start", 0)`` or ``("tile", 1, Tile(1, 4))``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hotspot:
+    """A screen rectangle and what a tap inside it means."""
+
+    rect: pygame.Rect
+    intent: Intent
+
+
+def draw_button(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    label: str,
+    *,
+    enabled: bool = True,
+    primary: bool = False,
+    size: int | None = None,
+) -> None:
+    """A rounded button with ``label`` fitted inside."""
+    colour = theme.BUTTON_PRIMARY if primary and enabled else theme.BUTTON if enabled else theme.BUTTON_DISABLED
+    radius = max(4, rect.height // 5)
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    pygame.draw.rect(surface, (0, 0, 0), rect, width=1, border_radius=radius)
+    text_colour = theme.BUTTON_TEXT if enabled else theme.TEXT_DIM
+    size = size or max(14, int(rect.height * 0.55))
+    image = theme.render_fit(label, rect.width - 10, size, text_colour, bold=True)
+    surface.blit(image, image.get_rect(center=rect.center))
+
+
+def draw_chips(surface: pygame.Surface, rect: pygame.Rect, balance: int) -> None:
+    """The balance as chips (one per 5 points) in stacks of ten, inside ``rect``."""
+    chips = balance // 5
+    stacks = max(1, (chips + 9) // 10)
+    chip_w = max(6, min(rect.width // max(stacks, 6) - 2, rect.height // 2))
+    chip_h = max(2, min(chip_w // 3, (rect.height - 2) // 11))
+    x = rect.x
+    for s in range(stacks):
+        in_stack = min(10, chips - 10 * s)
+        for c in range(in_stack):
+            chip = pygame.Rect(x, rect.bottom - (c + 1) * chip_h - 1, chip_w, chip_h)
+            pygame.draw.ellipse(surface, theme.CHIP, chip)
+            pygame.draw.ellipse(surface, theme.CHIP_EDGE, chip, width=1)
+        x += chip_w + 2
+
+
+def format_bank(ns: int) -> str:
+    """A bank as minutes:seconds, rounded down."""
+    seconds = max(0, ns) // 1_000_000_000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def format_delay(ns: int) -> str:
+    """The free delay as whole seconds, rounded down."""
+    return f"{max(0, ns) // 1_000_000_000}"
+
+
+def draw_hidden_tiles(surface: pygame.Surface, rect: pygame.Rect, count: int) -> None:
+    """``count`` face-down tiles (backs only) centred in ``rect``."""
+    if count <= 0:
+        return
+    h = min(rect.height, 90)
+    w = max(6, min(h // 2, (rect.width - 4 * count) // max(count, 1)))
+    h = min(h, 2 * w)
+    total = count * w + (count - 1) * 4
+    x = rect.centerx - total // 2
+    y = rect.centery - h // 2
+    for _ in range(count):
+        back = pygame.Rect(x, y, w, h)
+        pygame.draw.rect(surface, (60, 44, 30), back, border_radius=max(2, w // 6))
+        pygame.draw.rect(surface, (140, 110, 70), back.inflate(-max(2, w // 4), -max(2, w // 4)), width=1, border_radius=2)
+        x += w + 4
+
+
+def text(
+    surface: pygame.Surface,
+    value: str,
+    rect: pygame.Rect,
+    size: int,
+    colour: tuple[int, int, int] = theme.TEXT,
+    *,
+    bold: bool = False,
+    align: str = "center",
+) -> pygame.Rect:
+    """``value`` fitted into ``rect`` (one line), aligned left, centre or right; returns where it went."""
+    image = theme.render_fit(value, rect.width, min(size, rect.height), colour, bold)
+    where = image.get_rect()
+    where.centery = rect.centery
+    if align == "left":
+        where.left = rect.left
+    elif align == "right":
+        where.right = rect.right
+    else:
+        where.centerx = rect.centerx
+    surface.blit(image, where)
+    return where
+
+
+def paragraph(
+    surface: pygame.Surface,
+    value: str,
+    rect: pygame.Rect,
+    size: int,
+    colour: tuple[int, int, int] = theme.TEXT,
+    *,
+    min_size: int = 12,
+) -> bool:
+    """``value`` wrapped into ``rect``, shrinking the font until it fits; False if it never fits."""
+    while size >= min_size:
+        f = theme.font(size)
+        lines = theme.wrap(value, rect.width, f)
+        height = len(lines) * f.get_linesize()
+        if height <= rect.height and all(f.size(line)[0] <= rect.width for line in lines):
+            y = rect.y + (rect.height - height) // 2
+            for line in lines:
+                image = f.render(line, True, colour)
+                surface.blit(image, image.get_rect(midtop=(rect.centerx, y)))
+                y += f.get_linesize()
+            return True
+        size -= 1
+    return False

@@ -797,15 +797,16 @@ class Match:
         """
         m = cls.from_dict(data)
         events: list[Event] = []
+        clock_unusable = m.boot_id != boot_id or now_ns < max(m._last_ns or 0, m._clock.started_ns or 0)
         if m._outcome is None and m._clock.running is not None:
             if m.boot_id != boot_id:
                 events = m.abort(now_ns, "the machine restarted while a clock was running")
-            elif now_ns < max(m._last_ns or 0, m._clock.started_ns or 0):
+            elif clock_unusable:
                 events = m.abort(now_ns, "the monotonic clock went backwards")
             else:
                 events = m.advance(now_ns)
-        elif m.boot_id != boot_id:
-            m._last_ns = None
+        if clock_unusable:
+            m._last_ns = None  # earlier timestamps belong to another clock
         m.boot_id = boot_id
         return m, events
 

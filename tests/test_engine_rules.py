@@ -1068,13 +1068,6 @@ def test_restart_other_boot_with_running_clock_aborts_unrated() -> None:
     refused(m2, Resign(1), 600 * S, MatchIsOver)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine keeps the old boot's last_ns after an abort on another boot, so a command in the "
-    "new boot (whose monotonic clock restarted low) is refused as 'malformed' (stamped earlier) "
-    "instead of match_over; RULES.md §1/§8 and FORMAT.md: after the match is over every request "
-    "is refused with match_over",
-)
 def test_after_a_reboot_abort_new_boot_commands_are_refused_as_match_over() -> None:
     m = _auction()
     m.apply(Bid(1, 15), 5 * S)

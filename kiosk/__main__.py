@@ -1,0 +1,55 @@
+"""``python -m kiosk``: the table kiosk (fullscreen); ``--simulator`` runs it in a window."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .config import load_config
+from .sdnotify import Notifier
+
+
+def _size(value: str) -> tuple[int, int]:
+    w, _, h = value.lower().partition("x")
+    return int(w), int(h)
+
+
+def boot_id() -> str:
+    """This boot's id (Linux), or "" where the system has none."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run the kiosk."""
+    parser = argparse.ArgumentParser(prog="python -m kiosk", description=__doc__)
+    parser.add_argument("--simulator", action="store_true", help="run in a window with keyboard and mouse")
+    parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    parser.add_argument("--size", type=_size, metavar="WxH", help="window or screen size, e.g. 800x480")
+    parser.add_argument("--orientation", choices=("table", "upright"), help="override the configuration")
+    args = parser.parse_args(argv)
+    loaded = load_config(args.config)
+    config = loaded.config
+    if args.orientation:
+        from dataclasses import replace
+
+        config = replace(config, display=replace(config.display, orientation=args.orientation))
+    for warning in loaded.warnings:
+        print(f"configuration: {warning}", file=sys.stderr)
+    if args.simulator:
+        os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "centered")
+    notifier = Notifier.from_environment(unset=True)
+    from .app import App  # imports pygame: after the configuration is read
+
+    app = App(config, warnings=loaded.warnings, simulator=args.simulator, size=args.size,
+              notifier=notifier, boot_id=boot_id())
+    return app.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

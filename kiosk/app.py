@@ -1,0 +1,356 @@
+"""The kiosk program: one window or screen, one match at a time, touch and buttons as input.
+
+The frame loop waits for input (or for the next thing the screen must show), stamps each input
+with the time it was taken in, applies inputs in arrival order, lets the engine flag a loss on
+time, and redraws only what changed: the whole screen after a change of state, only the clock
+rectangles when just a digit moved.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pygame
+
+from engine import NS_PER_S, Phase, Point, Tile
+from hardware.config import HardwareConfig
+from hardware.events import Button, InputEvent
+from hardware.keyboard import handle_pygame_event
+from hardware.ports import HardwarePorts
+
+from .config import KioskConfig
+from .sdnotify import Notifier, WatchdogPinger
+from .session import GameSession
+from .timesource import Clock, MonotonicClock
+from .ui.view import UiState, View
+from .ui.widgets import Intent
+
+CORNER = 64
+"""Side of the top-left square that, held, leaves the kiosk."""
+DEFAULT_WINDOW = (1280, 800)
+
+
+@dataclass(slots=True)
+class Hold:
+    """A press being held (admin exit)."""
+
+    since_ns: int
+    source: Any
+
+
+class App:
+    """The kiosk application."""
+
+    def __init__(
+        self,
+        config: KioskConfig,
+        *,
+        warnings: tuple[str, ...] = (),
+        simulator: bool = False,
+        clock: Clock | None = None,
+        size: tuple[int, int] | None = None,
+        hardware_backend: str | None = None,
+        rng: random.Random | None = None,
+        notifier: Notifier | None = None,
+        boot_id: str = "",
+    ) -> None:
+        self.config = config
+        self.simulator = simulator
+        self.clock = clock or MonotonicClock()
+        self.rng = rng or random.SystemRandom()
+        self.boot_id = boot_id
+        self.notifier = notifier or Notifier.from_environment()
+        self.pinger = WatchdogPinger(self.notifier, clock=lambda: self.clock.now() / NS_PER_S)
+        self.ui = UiState(warnings=warnings)
+        self.session: GameSession | None = None
+        self.running = True
+        self.frames = 0
+        self.full_redraws = 0
+        self.partial_redraws = 0
+        self._holds: dict[Any, Hold] = {}
+        self._last_input_ns = 0
+        self._drawn_key: tuple[object, ...] | None = None
+        self._clock_key: tuple[object, ...] = ()
+
+        pygame.display.init()
+        pygame.font.init()
+        self.screen = self._open_display(size)
+        self.view = View(self.screen.get_size(), config.display.orientation)
+        backend = hardware_backend or ("mock" if simulator else None)
+        self.ports = self._open_ports(config.hardware, backend)
+        self.ui.warnings = warnings + tuple(self.ports.warnings)
+        self.ui.legend = self._key_legend() if simulator else ""
+        self.ui.status_line = self._status_text()
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def _open_display(self, size: tuple[int, int] | None) -> pygame.Surface:
+        display = self.config.display
+        wanted = size or display.size
+        if self.simulator or os.environ.get("SDL_VIDEODRIVER") == "dummy":
+            surface = pygame.display.set_mode(wanted or DEFAULT_WINDOW)
+        elif wanted:
+            surface = pygame.display.set_mode(wanted, pygame.FULLSCREEN if display.fullscreen else 0)
+        else:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.display.set_caption("Spectacular Bid")
+        if not self.simulator:
+            pygame.mouse.set_visible(False)
+        return surface
+
+    def _open_ports(self, config: HardwareConfig, backend: str | None) -> HardwarePorts:
+        return HardwarePorts.build(config, backend=backend, clock=self.clock.now)
+
+    def _key_legend(self) -> str:
+        keys = self.config.hardware.keys
+        names = {Button.ACCEPT: "accept", Button.RAISE: "raise", Button.DECLINE: "decline"}
+        parts = []
+        for player in (0, 1):
+            own = [f"{key.upper()} {names.get(button, button.name.lower())}" for key, p, button in keys if p == player]
+            parts.append(f"Player {player + 1}: " + ", ".join(own))
+        return "Keys  " + "   ".join(parts) + f"   (hold {self.config.kiosk.admin_exit_key} to quit)"
+
+    def _status_text(self) -> str:
+        c = self.config
+        panel = self.ports.panel_status
+        lines = [
+            f"Screen: {self.screen.get_width()} x {self.screen.get_height()}, {c.display.orientation} orientation",
+            f"Hand-over screen between turns: {'on' if c.match.handover else 'off'}",
+            f"Clock: {c.match.bank_seconds:g} s bank, {c.match.delay_seconds:g} s delay; {c.match.balances} points each",
+            f"Buttons: {self.ports.backend} GPIO; serial panel: {panel.value.lower() if panel else 'none'}",
+            f"Language: {c.kiosk.language}",
+            "Change these in the configuration file (see the README).",
+        ]
+        lines += [f"Warning: {w}" for w in self.ui.warnings]
+        return "\n".join(lines)
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run until the admin exit (or the window is closed in the simulator)."""
+        try:
+            while self.running:
+                self.step()
+        finally:
+            self.close()
+        return 0
+
+    def step(self, wait: bool = True) -> None:
+        """One frame: wait for input or the next due change, take inputs, update, draw."""
+        timeout = self._wait_ms(self.clock.now()) if wait else 0
+        first = pygame.event.wait(timeout) if timeout > 0 else None
+        events = ([first] if first is not None and first.type != pygame.NOEVENT else []) + pygame.event.get()
+        now = self.clock.now()
+        self.take_inputs(events, now)
+        now = self.clock.now()
+        if self.session is not None:
+            self.session.tick(now)
+        self._check_holds(now)
+        self._idle_return(now)
+        self.draw(now)
+        if self.session is not None:
+            self.ports.show(self.session.panel_state(now), now)
+        self.ports.update(now)
+        self.frames += 1
+        if self.frames == 1:
+            self.notifier.ready("showing the home screen")
+        self.pinger.tick()
+
+    def _wait_ms(self, now: int) -> int:
+        """How long the loop may sleep: until the next frame, or sooner if the screen must change."""
+        frame = max(1, 1000 // self.config.display.fps)
+        if self.session is None or self.session.match.clock_running is None:
+            return frame
+        return frame
+
+    def take_inputs(self, events: list[pygame.event.Event], now: int) -> None:
+        """Apply screen and hardware inputs in arrival order."""
+        stamped: list[tuple[int, Callable[[], None]]] = []
+        for event in events:
+            action = self._pygame_input(event, now)
+            if action is not None:
+                stamped.append((now, action))
+        for item in self.ports.drain():
+            stamped.append((item.arrival_ns, lambda item=item: self.on_button(item)))
+        stamped.sort(key=lambda pair: pair[0])
+        for arrival, action in stamped:
+            self._last_input_ns = max(self._last_input_ns, arrival)
+            action()
+
+    def _pygame_input(self, event: pygame.event.Event, now: int) -> Callable[[], None] | None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            if self.simulator:
+                self.running = False
+            return None
+        if kind in (pygame.KEYDOWN, pygame.KEYUP):
+            if self.ports.keys is not None and handle_pygame_event(self.ports.keys, event):
+                return None
+            if pygame.key.name(event.key).upper() == self.config.kiosk.admin_exit_key.upper() and self.simulator:
+                if kind == pygame.KEYDOWN:
+                    self._holds["key"] = Hold(now, "key")
+                else:
+                    self._holds.pop("key", None)
+            return None
+        if kind == pygame.FINGERDOWN:
+            pos = (int(event.x * self.screen.get_width()), int(event.y * self.screen.get_height()))
+            return self._press(pos, ("finger", event.finger_id), now)
+        if kind == pygame.FINGERUP:
+            self._holds.pop(("finger", event.finger_id), None)
+            return None
+        if kind == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False) and event.button == 1:
+            return self._press(event.pos, "mouse", now)
+        if kind == pygame.MOUSEBUTTONUP and not getattr(event, "touch", False):
+            self._holds.pop("mouse", None)
+        return None
+
+    def _press(self, pos: tuple[int, int], source: Any, now: int) -> Callable[[], None] | None:
+        if pos[0] < CORNER and pos[1] < CORNER:
+            self._holds[source] = Hold(now, source)
+        spot = self.view.hit(pos)
+        if spot is None:
+            return None
+        return lambda: self.do(spot.intent, now)
+
+    def _check_holds(self, now: int) -> None:
+        hold_ns = int(self.config.kiosk.admin_exit_hold_seconds * NS_PER_S)
+        for hold in self._holds.values():
+            if now - hold.since_ns >= hold_ns:
+                self.running = False
+
+    def _idle_return(self, now: int) -> None:
+        idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
+        if now - self._last_input_ns < idle_ns or self.ui.screen == "home" and self.session is None:
+            return
+        s = self.session
+        if self.ui.screen == "settings" or s is None or s.match.is_over or (s.match.phase is Phase.READY and s.match.round == 0):
+            self.go_home()
+
+    # -- what inputs do ----------------------------------------------------------------------
+
+    def on_button(self, item: InputEvent) -> None:
+        """A physical button press (GPIO, serial panel or simulator key)."""
+        arrival = self._arrival(item.arrival_ns)
+        if item.button is Button.HELP:
+            self.ui.help_open = not self.ui.help_open
+            self.ui.changed()
+            return
+        if self.session is None:
+            if item.button in (Button.ACCEPT, Button.START_CONTINUE) and self.ui.screen == "home":
+                self.new_match()
+            return
+        self.session.press(item.player, item.button, arrival)
+
+    def do(self, intent: Intent, now: int) -> None:
+        """Carry out a tap's intent."""
+        name = intent[0]
+        arrival = self._arrival(now)
+        s = self.session
+        if name == "noop":
+            return
+        if name == "help":
+            self.ui.help_open = True
+        elif name == "help_close":
+            self.ui.help_open = False
+        elif name == "new_match" or name == "rematch":
+            self.new_match()
+        elif name == "home":
+            self.go_home()
+        elif name == "settings":
+            self.ui.screen = "settings"
+            self.ui.status_line = self._status_text()
+        elif s is None:
+            return
+        elif name == "start":
+            s.press(intent[1], Button.ACCEPT, arrival)
+        elif name == "reveal":
+            s.press(intent[1], Button.ACCEPT, arrival)
+        elif name == "tile":
+            s.select(intent[2], arrival)
+        elif name == "point":
+            s.place_at(intent[1], arrival)
+        elif name == "draw":
+            s.draw(arrival)
+        elif name == "decline":
+            s.press(intent[1], Button.DECLINE, arrival)
+        elif name == "accept":
+            s.press(intent[1], Button.ACCEPT, arrival)
+        elif name == "bid_step":
+            s.step_bid(intent[1])
+        elif name == "bid":
+            s.submit_bid(arrival)
+        elif name == "resign":
+            self.ui.confirm_resign.add(intent[1])
+        elif name == "resign_no":
+            self.ui.confirm_resign.discard(intent[1])
+        elif name == "resign_yes":
+            self.ui.confirm_resign.discard(intent[1])
+            s.resign(intent[1], arrival)
+        self.ui.changed()
+
+    def _arrival(self, stamp: int) -> int:
+        """A command's arrival, never before the last one the match accepted (same-frame races)."""
+        if self.session is not None:
+            last = self.session.match.last_command_ns
+            if last is not None and stamp < last:
+                return last
+        return stamp
+
+    def new_match(self) -> None:
+        """Start a fresh match at the ready screen."""
+        self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        self.ui.screen = "match"
+        self.ui.help_open = False
+        self.ui.confirm_resign.clear()
+        self.ui.changed()
+
+    def go_home(self) -> None:
+        """Back to the home screen (the match, if any, is left)."""
+        self.session = None
+        self.ui.screen = "home"
+        self.ui.help_open = False
+        self.ui.confirm_resign.clear()
+        self.ui.changed()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def screen_key(self, now: int) -> tuple[object, ...]:
+        """Everything a full redraw depends on (besides the clock digits)."""
+        s = self.session
+        if s is None:
+            return (self.ui.version, self.ui.screen)
+        live = tuple(id(m) for m in s.live_messages(now))
+        return (self.ui.version, self.ui.screen, s.version, live)
+
+    def draw(self, now: int) -> str:
+        """Redraw what changed; returns "full", "clocks" or "none"."""
+        key = self.screen_key(now)
+        if key != self._drawn_key:
+            self.view.draw_full(self.screen, self.ui, self.session, now)
+            self._drawn_key = key
+            self._clock_key = self.view.clock_key(self.session, now)
+            pygame.display.flip()
+            self.full_redraws += 1
+            return "full"
+        clock_key = self.view.clock_key(self.session, now)
+        if clock_key != self._clock_key and self.session is not None:
+            rects = self.view.draw_clocks(self.screen, self.session, now)
+            self._clock_key = clock_key
+            pygame.display.update(rects)
+            self.partial_redraws += 1
+            return "clocks"
+        return "none"
+
+    def close(self) -> None:
+        """Release the hardware and the display."""
+        self.notifier.stopping("leaving")
+        self.ports.close()
+        pygame.display.quit()
+
+
+def tile_at(point: Point) -> Tile:
+    """The tile a connection point belongs to."""
+    return point.tile

@@ -1,0 +1,68 @@
+"""The board and the hand on screen: tiles laid out by ``kiosk.board_geometry``, drawn by ``kiosk.board_render``."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import pygame
+
+from engine import Layout, Point, Tile
+
+from ..board_geometry import layout_board
+from ..board_render import draw_board, draw_tile
+from . import theme
+from .widgets import Hotspot
+
+
+def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point]) -> list[Hotspot]:
+    """Draw the layout inside ``area`` with ``targets`` highlighted; returns a hotspot per target."""
+    geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
+    draw_board(surface, geometry, highlight_points=tuple(targets))
+    spots = []
+    wanted = set(targets)
+    for spot in geometry.spots:
+        if spot.point in wanted:
+            spots.append(Hotspot(pygame.Rect(spot.rect).inflate(8, 8), ("point", spot.point)))
+    return spots
+
+
+def draw_hand(
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    hand: Sequence[Tile],
+    playable: Iterable[Tile],
+    selected: Tile | None,
+    playing: bool,
+) -> list[tuple[Tile, pygame.Rect]]:
+    """Draw ``hand`` upright in a row centred in ``area``; returns each tile's rectangle.
+
+    While the player is to play, tiles that fit are lit and the others dimmed; the picked-up tile
+    is raised and outlined.
+    """
+    if not hand:
+        return []
+    can_play = set(playable)
+    gap = max(3, area.width // 100)
+    tile_h = area.height - area.height // 6
+    tile_w = tile_h // 2
+    if len(hand) * (tile_w + gap) > area.width:
+        tile_w = max(8, (area.width - gap * (len(hand) - 1)) // len(hand))
+        tile_h = 2 * tile_w
+    total = len(hand) * tile_w + (len(hand) - 1) * gap
+    x = area.centerx - total // 2
+    base_y = area.bottom - tile_h
+    placed = []
+    for tile in hand:
+        lift = area.height // 6 if tile == selected else 0
+        rect = pygame.Rect(x, base_y - lift, tile_w, tile_h)
+        dim = playing and tile not in can_play
+        draw_tile(surface, rect, tile.low, tile.high, True, highlight=theme.ACCENT if tile == selected else None)
+        if dim:
+            shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+            shade.fill((0, 0, 0, 120))
+            surface.blit(shade, rect)
+        elif playing and tile in can_play and tile != selected:
+            pygame.draw.rect(surface, theme.ACCENT, rect.inflate(4, 4), width=2, border_radius=max(3, tile_w // 6))
+        placed.append((tile, rect))
+        x += tile_w + gap
+    return placed

@@ -1,0 +1,430 @@
+#!/usr/bin/env bash
+# Install (or uninstall) the Spectacular Bid kiosk as a systemd service on
+# Raspberry Pi OS Bookworm (Python 3.11) or Trixie (Python 3.13).
+#
+#   sudo systemd/install.sh                 install or update, then start the kiosk
+#   sudo systemd/install.sh --uninstall     remove what the installer put in place
+#   systemd/install.sh --dry-run            print every action, change nothing
+#   systemd/install.sh --root DIR           act inside DIR instead of / (tests): apt, users,
+#                                           the venv, modprobe, udevadm and systemctl are
+#                                           printed as "skip (--root)", never run
+#
+# Idempotent: a second run finds everything in place and reports "no changes".
+# See docs/install.md.
+set -euo pipefail
+umask 022
+
+readonly APP=spectacular-bid
+readonly KIOSK_USER=kiosk
+readonly KIOSK_GROUPS=(gpio dialout video render input)
+readonly APP_DIR=/opt/$APP
+readonly VENV_DIR=$APP_DIR/venv
+readonly STAMP_FILE=$APP_DIR/installed-source.sha256
+readonly CONFIG_FILE=/etc/$APP/config.toml
+readonly STATE_DIR=/var/lib/$APP
+readonly CACHE_DIR=/var/cache/$APP
+readonly UNIT_FILE=/etc/systemd/system/$APP.service
+readonly UDEV_RULE=/etc/udev/rules.d/99-$APP-panel.rules
+readonly MODULES_FILE=/etc/modules-load.d/$APP.conf
+readonly MODULES=(drm cdc_acm usbserial)
+# python3-venv: the venv; python3-lgpio: GPIO (Trixie's Python 3.13 has no lgpio wheel, so
+# the venv sees the Debian package through --system-site-packages, on Bookworm too);
+# fonts for every kiosk language (Latin, Cyrillic, Hangul, CJK); the libraries SDL's
+# KMSDRM video driver loads at run time.
+readonly APT_PACKAGES=(
+    python3-venv python3-lgpio
+    fonts-noto-core fonts-noto-cjk
+    libdrm2 libgbm1 libegl1 libgles2
+)
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+readonly SRC
+DRY_RUN=0
+UNINSTALL=0
+PURGE=0
+ROOT=
+CHANGES=0
+TMP_DIR=
+
+usage() {
+    sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    printf '%s\n' "Options: --dry-run, --uninstall [--purge: also the config, state, cache and user]," \
+        "--root DIR, -h/--help"
+}
+
+die() {
+    printf 'install.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+step() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+
+# The arguments as one shell-quoted line (plain words stay unquoted).
+quoted() {
+    local arg quoted_arg out=
+    for arg in "$@"; do
+        if [[ $arg =~ ^[][A-Za-z0-9_./,:=@%+-]+$ ]]; then
+            out+=" $arg"
+        else
+            printf -v quoted_arg '%q' "$arg"
+            out+=" $quoted_arg"
+        fi
+    done
+    printf '%s' "${out# }"
+}
+
+# Run a command that changes the target (counted); under --dry-run only print it.
+change() {
+    CHANGES=$((CHANGES + 1))
+    if ((DRY_RUN)); then
+        printf 'would run: %s\n' "$(quoted "$@")"
+        return 0
+    fi
+    printf '+ %s\n' "$(quoted "$@")"
+    "$@"
+}
+
+# A command acting on the live system (packages, users, kernel, udev, systemd):
+# printed but never run under --root, since it cannot be confined to that directory.
+system() {
+    if [[ -n $ROOT ]]; then
+        printf 'skip (--root): %s\n' "$(quoted "$@")"
+        return 0
+    fi
+    change "$@"
+}
+
+target() { printf '%s%s' "$ROOT" "$1"; }
+
+# Install SRC as DEST (a path on the target) with MODE unless it is already identical.
+# Returns 0 when it changed (or would change) something, 1 when DEST was up to date.
+put_file() {
+    local src=$1 dest mode=$3
+    dest=$(target "$2")
+    if [[ -f $dest && ! -L $dest ]] && cmp -s "$src" "$dest" && [[ $(stat -c %a "$dest") == "$mode" ]]; then
+        note "unchanged: $2"
+        return 1
+    fi
+    change install -D -m "$mode" "$src" "$dest"
+    return 0
+}
+
+remove_path() {
+    local path
+    path=$(target "$1")
+    if [[ -e $path || -L $path ]]; then
+        change rm -rf -- "$path"
+    fi
+}
+
+remove_dir_if_empty() {
+    local path
+    path=$(target "$1")
+    if [[ -d $path ]] && [[ -z $(ls -A -- "$path") ]]; then
+        change rmdir -- "$path"
+    fi
+}
+
+cleanup() {
+    if [[ -n $TMP_DIR ]]; then
+        rm -rf -- "$TMP_DIR"
+    fi
+}
+
+# The project's files as a deterministic tar stream (no VCS, venv, build or cache files).
+source_tar() {
+    tar -C "$SRC" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+        --exclude=./.git --exclude=./.venv --exclude=./venv --exclude=./build --exclude=./dist \
+        --exclude='*.egg-info' --exclude=__pycache__ --exclude='*.pyc' --exclude=.pytest_cache \
+        --exclude=.hypothesis --exclude=.mypy_cache -cf - .
+}
+
+# Write the default configuration to $1: from the installed kiosk when it runs,
+# otherwise the DEFAULT_CONFIG_TOML text read from kiosk/config.py without importing it.
+default_config() {
+    local out=$1 py
+    py=$(target "$VENV_DIR/bin/python")
+    if [[ -x $py ]] && (cd / && "$py" -m kiosk.config --print-default) >"$out" 2>/dev/null && [[ -s $out ]]; then
+        return 0
+    fi
+    python3 - "$SRC/kiosk/config.py" >"$out" <<'PY' || die "cannot get the default configuration from kiosk/config.py"
+import ast
+import sys
+
+with open(sys.argv[1], encoding="utf-8") as source:
+    tree = ast.parse(source.read())
+for node in tree.body:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    if any(isinstance(t, ast.Name) and t.id == "DEFAULT_CONFIG_TOML" for t in targets):
+        sys.stdout.write(ast.literal_eval(node.value))
+        sys.exit(0)
+sys.exit("DEFAULT_CONFIG_TOML not found")
+PY
+}
+
+describe_system() {
+    local os=unknown py
+    if [[ -r /etc/os-release ]]; then
+        os=$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')
+    fi
+    py=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2]); sys.exit(sys.version_info < (3, 11))' 2>/dev/null) ||
+        die "python3 ${py:-is missing; it} must be 3.11 or newer"
+    note "system: $os, Python $py, source: $SRC"
+    if [[ -n $ROOT ]]; then
+        note "acting inside $ROOT (--root)"
+    fi
+    if ((DRY_RUN)); then
+        note "dry run: nothing will be changed"
+    fi
+}
+
+install_packages() {
+    step "apt packages"
+    if [[ -n $ROOT ]]; then
+        system apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+        return
+    fi
+    local missing=() pkg
+    for pkg in "${APT_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null | grep -q '^ii'; then
+            missing+=("$pkg")
+        fi
+    done
+    if ((${#missing[@]} == 0)); then
+        note "all installed: ${APT_PACKAGES[*]}"
+        return
+    fi
+    system apt-get update
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+install_user() {
+    step "user $KIOSK_USER in groups ${KIOSK_GROUPS[*]}"
+    local group groups_csv
+    groups_csv=$(IFS=,; printf '%s' "${KIOSK_GROUPS[*]}")
+    if [[ -n $ROOT ]]; then
+        for group in "${KIOSK_GROUPS[@]}"; do
+            system groupadd --system "$group"
+        done
+        system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Spectacular Bid kiosk" --groups "$groups_csv" "$KIOSK_USER"
+        return
+    fi
+    # The unit's SupplementaryGroups= fails the start (216/GROUP) if a group is missing;
+    # gpio exists on Raspberry Pi OS, the others on every Debian.
+    for group in "${KIOSK_GROUPS[@]}"; do
+        if ! getent group "$group" >/dev/null; then
+            system groupadd --system "$group"
+        fi
+    done
+    if ! id "$KIOSK_USER" >/dev/null 2>&1; then
+        system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Spectacular Bid kiosk" --groups "$groups_csv" "$KIOSK_USER"
+        return
+    fi
+    local have missing=()
+    have=" $(id -nG "$KIOSK_USER") "
+    for group in "${KIOSK_GROUPS[@]}"; do
+        if [[ $have != *" $group "* ]]; then
+            missing+=("$group")
+        fi
+    done
+    if ((${#missing[@]} == 0)); then
+        note "user $KIOSK_USER exists with every group"
+        return
+    fi
+    system usermod --append --groups "$(IFS=,; printf '%s' "${missing[*]}")" "$KIOSK_USER"
+}
+
+# Sets SOURCE_CHANGED=1 when the project was (re)installed into the venv.
+install_venv() {
+    step "virtual environment $VENV_DIR"
+    SOURCE_CHANGED=0
+    local venv stamp hash
+    venv=$(target "$VENV_DIR")
+    stamp=$(target "$STAMP_FILE")
+    if [[ -n $ROOT ]]; then
+        system python3 -m venv --system-site-packages "$venv"
+        system "$venv/bin/python" -m pip install --no-cache-dir "$SRC"
+        return
+    fi
+    if [[ ! -x $venv/bin/python ]]; then
+        system python3 -m venv --system-site-packages "$venv"
+    elif ! grep -qs '^include-system-site-packages = true' "$venv/pyvenv.cfg"; then
+        note "warning: $VENV_DIR does not see the system's python3-lgpio; remove it and run again"
+    fi
+    hash=$(source_tar | sha256sum | cut -d' ' -f1)
+    if [[ -f $stamp && $(<"$stamp") == "$hash" ]]; then
+        note "project unchanged since the last install ($hash)"
+        return
+    fi
+    SOURCE_CHANGED=1
+    # Build from a copy: pip builds in-tree and would leave root-owned files in the clone.
+    local build=$TMP_DIR/source
+    mkdir -p "$build"
+    source_tar | tar -C "$build" -xf -
+    system "$venv/bin/python" -m pip install --no-cache-dir --upgrade "$build"
+    printf '%s\n' "$hash" >"$TMP_DIR/stamp"
+    put_file "$TMP_DIR/stamp" "$STAMP_FILE" 644 || true
+}
+
+install_config() {
+    step "configuration $CONFIG_FILE"
+    if [[ -e $(target "$CONFIG_FILE") ]]; then
+        note "kept the existing file (python -m kiosk.config --check $CONFIG_FILE reports problems)"
+        return
+    fi
+    default_config "$TMP_DIR/config.toml"
+    change install -D -m 644 "$TMP_DIR/config.toml" "$(target "$CONFIG_FILE")"
+}
+
+install_system_files() {
+    step "kernel modules, udev rule, systemd unit"
+    if put_file "$SRC/systemd/modules-load.conf" "$MODULES_FILE" 644; then
+        system modprobe --all "${MODULES[@]}" || note "warning: could not load ${MODULES[*]} now; they load at the next boot"
+    fi
+    # The rule is an example to adapt (USB IDs), so an existing one is kept, like the config.
+    if [[ -e $(target "$UDEV_RULE") ]]; then
+        note "kept the existing $UDEV_RULE"
+    else
+        change install -D -m 644 "$SRC/systemd/99-$APP-panel.rules" "$(target "$UDEV_RULE")"
+        system udevadm control --reload
+        system udevadm trigger --subsystem-match=tty --action=add
+    fi
+    UNIT_CHANGED=0
+    if put_file "$SRC/systemd/$APP.service" "$UNIT_FILE" 644; then
+        UNIT_CHANGED=1
+        system systemctl daemon-reload
+    fi
+}
+
+start_service() {
+    step "service $APP"
+    if [[ -n $ROOT ]]; then
+        system systemctl enable --now "$APP.service"
+        return
+    fi
+    if ! systemctl is-enabled --quiet "$APP.service" 2>/dev/null; then
+        system systemctl enable "$APP.service"
+    fi
+    if ! systemctl is-active --quiet "$APP.service" 2>/dev/null; then
+        system systemctl start "$APP.service"
+    elif ((UNIT_CHANGED || SOURCE_CHANGED)); then
+        system systemctl restart "$APP.service"
+    else
+        note "enabled and running"
+    fi
+}
+
+do_install() {
+    [[ -f $SRC/pyproject.toml && -f $SRC/kiosk/config.py ]] || die "$SRC is not the Spectacular Bid source tree"
+    install_packages
+    install_user
+    install_venv
+    install_config
+    install_system_files
+    start_service
+}
+
+do_uninstall() {
+    step "service $APP"
+    if [[ -e $(target "$UNIT_FILE") ]]; then
+        system systemctl disable --now "$APP.service"
+    fi
+    step "systemd unit, udev rule, kernel modules list"
+    if [[ -e $(target "$UNIT_FILE") ]]; then
+        remove_path "$UNIT_FILE"
+        system systemctl daemon-reload
+    fi
+    if [[ -e $(target "$UDEV_RULE") ]]; then
+        if ((PURGE)) || cmp -s "$SRC/systemd/99-$APP-panel.rules" "$(target "$UDEV_RULE")"; then
+            remove_path "$UDEV_RULE"
+            system udevadm control --reload
+        else
+            note "kept $UDEV_RULE: it was edited (--purge removes it)"
+        fi
+    fi
+    remove_path "$MODULES_FILE"
+    step "program $APP_DIR"
+    remove_path "$APP_DIR"
+    step "configuration $CONFIG_FILE"
+    local config
+    config=$(target "$CONFIG_FILE")
+    if [[ -e $config ]]; then
+        default_config "$TMP_DIR/config.toml"
+        if ((PURGE)) || cmp -s "$TMP_DIR/config.toml" "$config"; then
+            remove_path "$CONFIG_FILE"
+        else
+            note "kept $CONFIG_FILE: it was edited (--purge removes it)"
+        fi
+    fi
+    remove_dir_if_empty "/etc/$APP"
+    if ((PURGE)); then
+        step "state, cache and user $KIOSK_USER (--purge)"
+        remove_path "$STATE_DIR"
+        remove_path "$CACHE_DIR"
+        if [[ -n $ROOT ]] || id "$KIOSK_USER" >/dev/null 2>&1; then
+            system userdel "$KIOSK_USER"
+        fi
+    else
+        note "kept user $KIOSK_USER and $STATE_DIR (--purge removes them)"
+    fi
+    note "kept the apt packages: ${APT_PACKAGES[*]}"
+}
+
+main() {
+    while (($#)); do
+        case $1 in
+            --dry-run) DRY_RUN=1 ;;
+            --uninstall) UNINSTALL=1 ;;
+            --purge) PURGE=1 ;;
+            --root)
+                (($# >= 2)) || die "--root needs a directory"
+                ROOT=$2
+                shift
+                ;;
+            --root=*) ROOT=${1#--root=} ;;
+            -h | --help)
+                usage
+                return 0
+                ;;
+            *) die "unknown option $1 (see --help)" ;;
+        esac
+        shift
+    done
+    if ((PURGE && !UNINSTALL)); then
+        die "--purge only goes with --uninstall"
+    fi
+    if [[ -n $ROOT ]]; then
+        [[ -d $ROOT ]] || die "--root $ROOT is not a directory"
+        ROOT=$(cd "$ROOT" && pwd)
+        if [[ $ROOT == / ]]; then
+            ROOT=
+        fi
+    fi
+    if [[ -z $ROOT ]] && ((!DRY_RUN)) && ((EUID != 0)); then
+        die "run it as root: sudo $0 $*"
+    fi
+    TMP_DIR=$(mktemp -d)
+    trap cleanup EXIT
+
+    describe_system
+    if ((UNINSTALL)); then
+        do_uninstall
+    else
+        do_install
+    fi
+    if ((CHANGES == 0)); then
+        step "no changes: everything was already in place"
+    elif ((DRY_RUN)); then
+        step "$CHANGES change(s) would be made"
+    else
+        step "$CHANGES change(s) made"
+    fi
+    if ((!UNINSTALL && !DRY_RUN)) && [[ -z $ROOT ]]; then
+        note "logs: journalctl -u $APP -f    status: systemctl status $APP"
+    fi
+}
+
+main "$@"

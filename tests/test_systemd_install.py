@@ -1,0 +1,206 @@
+"""systemd/install.sh: shellcheck, --dry-run, --root idempotency and --uninstall.
+
+Everything runs against a temporary root directory (``--root``), where the
+installer writes its files but only prints the commands that would touch the
+live system (apt, useradd, the venv, udevadm, systemctl).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "systemd" / "install.sh"
+CONFIG = "etc/spectacular-bid/config.toml"
+INSTALLED = {
+    CONFIG,
+    "etc/systemd/system/spectacular-bid.service",
+    "etc/udev/rules.d/99-spectacular-bid-panel.rules",
+    "etc/modules-load.d/spectacular-bid.conf",
+}
+
+
+def _run(*args: str | os.PathLike[str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    result = subprocess.run([bash, str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120)
+    if check:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def _tree(root: Path) -> dict[str, tuple[str, str]]:
+    """Every path under root: (mode, content hash or 'dir' or link target)."""
+    out: dict[str, tuple[str, str]] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        mode = oct(path.lstat().st_mode)
+        if path.is_symlink():
+            out[rel] = (mode, "-> " + os.readlink(path))
+        elif path.is_dir():
+            out[rel] = (mode, "dir")
+        else:
+            out[rel] = (mode, hashlib.sha256(path.read_bytes()).hexdigest())
+    return out
+
+
+def _files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if not p.is_dir()}
+
+
+def test_shellcheck_is_clean() -> None:
+    tool = shutil.which("shellcheck")
+    if tool is None:
+        pytest.skip("shellcheck is not installed (Debian package: shellcheck)")
+    result = subprocess.run([tool, "--severity=style", str(SCRIPT)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_script_is_executable_bash_with_strict_mode() -> None:
+    text = SCRIPT.read_text()
+    assert text.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in text
+    assert os.access(SCRIPT, os.X_OK)
+
+
+def test_help() -> None:
+    result = _run("--help")
+    assert "--uninstall" in result.stdout and "--dry-run" in result.stdout
+
+
+def test_unknown_option_fails() -> None:
+    result = _run("--frobnicate", check=False)
+    assert result.returncode != 0
+    assert "unknown option" in result.stderr
+
+
+def test_dry_run_lists_every_action_and_changes_nothing(tmp_path: Path) -> None:
+    out = _run("--dry-run", "--root", tmp_path).stdout
+    assert list(tmp_path.iterdir()) == []
+    for expected in (
+        "skip (--root): apt-get install -y --no-install-recommends python3-venv python3-lgpio fonts-noto-core",
+        "skip (--root): useradd --system",
+        "--groups gpio,dialout,video,render,input kiosk",
+        "skip (--root): python3 -m venv --system-site-packages",
+        "-m pip install",
+        f"would run: install -D -m 644 {SCRIPT.parent}/spectacular-bid.service {tmp_path}/etc/systemd/system/spectacular-bid.service",
+        f"would run: install -D -m 644 {SCRIPT.parent}/99-spectacular-bid-panel.rules {tmp_path}/etc/udev/rules.d/",
+        f"{tmp_path}/{CONFIG}",
+        "skip (--root): udevadm control --reload",
+        "skip (--root): systemctl daemon-reload",
+        "skip (--root): systemctl enable --now spectacular-bid.service",
+        "4 change(s) would be made",
+    ):
+        assert expected in out, f"missing {expected!r} in:\n{out}"
+    assert not any(line.startswith("+ ") for line in out.splitlines())
+
+
+def test_dry_run_on_the_live_system_only_prints(tmp_path: Path) -> None:
+    """Without --root the real-system branches run their read-only checks and print the rest."""
+    out = _run("--dry-run").stdout
+    assert "dry run: nothing will be changed" in out
+    assert not any(line.startswith(("+ ", "skip (--root)")) for line in out.splitlines())
+    assert "/etc/systemd/system/spectacular-bid.service" in out
+
+
+def test_install_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
+    first = _run("--root", tmp_path).stdout
+    assert "4 change(s) made" in first
+    assert _files(tmp_path) == INSTALLED
+    before = _tree(tmp_path)
+    second = _run("--root", tmp_path).stdout
+    assert "no changes: everything was already in place" in second
+    assert not any(line.startswith("+ ") for line in second.splitlines())
+    assert _tree(tmp_path) == before
+
+
+def test_installed_files_are_the_shipped_ones(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    shipped = SCRIPT.parent
+    assert (tmp_path / "etc/systemd/system/spectacular-bid.service").read_bytes() == (shipped / "spectacular-bid.service").read_bytes()
+    assert (tmp_path / "etc/udev/rules.d/99-spectacular-bid-panel.rules").read_bytes() == (shipped / "99-spectacular-bid-panel.rules").read_bytes()
+    assert (tmp_path / "etc/modules-load.d/spectacular-bid.conf").read_bytes() == (shipped / "modules-load.conf").read_bytes()
+    for rel in INSTALLED:
+        assert (tmp_path / rel).stat().st_mode & 0o777 == 0o644, rel
+
+
+def test_default_config_is_what_the_kiosk_prints(tmp_path: Path) -> None:
+    """Under --root there is no venv, so the installer reads kiosk/config.py; it must match the kiosk's own text."""
+    _run("--root", tmp_path)
+    printed = subprocess.run(
+        [sys.executable, "-m", "kiosk.config", "--print-default"],
+        capture_output=True, text=True, cwd=REPO, timeout=60, check=True,
+    ).stdout
+    assert (tmp_path / CONFIG).read_text(encoding="utf-8") == printed
+
+
+def test_existing_config_is_kept(tmp_path: Path) -> None:
+    config = tmp_path / CONFIG
+    config.parent.mkdir(parents=True)
+    config.write_text('[display]\norientation = "upright"\n')
+    out = _run("--root", tmp_path).stdout
+    assert "kept the existing file" in out
+    assert config.read_text() == '[display]\norientation = "upright"\n'
+
+
+def test_an_edited_udev_rule_is_kept_and_survives_uninstall(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    rule = tmp_path / "etc/udev/rules.d/99-spectacular-bid-panel.rules"
+    mine = 'SUBSYSTEM=="tty", ATTRS{idVendor}=="2341", ATTRS{idProduct}=="0043", SYMLINK+="serial-panel"\n'
+    rule.write_text(mine)
+    out = _run("--root", tmp_path).stdout
+    assert "no changes" in out and rule.read_text() == mine
+    out = _run("--uninstall", "--root", tmp_path).stdout
+    assert "kept /etc/udev/rules.d/99-spectacular-bid-panel.rules: it was edited" in out
+    assert _files(tmp_path) == {"etc/udev/rules.d/99-spectacular-bid-panel.rules"}
+
+
+def test_a_changed_unit_is_put_back(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    unit = tmp_path / "etc/systemd/system/spectacular-bid.service"
+    unit.write_text("[Service]\nExecStart=/bin/false\n")
+    out = _run("--root", tmp_path).stdout
+    assert "1 change(s) made" in out
+    assert "skip (--root): systemctl daemon-reload" in out
+    assert unit.read_bytes() == (SCRIPT.parent / "spectacular-bid.service").read_bytes()
+
+
+def test_uninstall_removes_what_it_installed(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    out = _run("--uninstall", "--root", tmp_path).stdout
+    assert "skip (--root): systemctl disable --now spectacular-bid.service" in out
+    assert _files(tmp_path) == set()
+    assert not (tmp_path / "etc/spectacular-bid").exists()
+    again = _run("--uninstall", "--root", tmp_path).stdout
+    assert "no changes: everything was already in place" in again
+
+
+def test_uninstall_keeps_an_edited_config_unless_purged(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    config = tmp_path / CONFIG
+    config.write_text(config.read_text() + "\n# edited by the cafe\n")
+    out = _run("--uninstall", "--root", tmp_path).stdout
+    assert "kept /etc/spectacular-bid/config.toml: it was edited" in out
+    assert _files(tmp_path) == {CONFIG}
+    state = tmp_path / "var/lib/spectacular-bid"
+    state.mkdir(parents=True)
+    (state / "stats.json").write_text("{}")
+    purged = _run("--uninstall", "--purge", "--root", tmp_path).stdout
+    assert "skip (--root): userdel kiosk" in purged
+    assert _files(tmp_path) == set()
+
+
+def test_uninstall_dry_run_changes_nothing(tmp_path: Path) -> None:
+    _run("--root", tmp_path)
+    before = _tree(tmp_path)
+    out = _run("--uninstall", "--dry-run", "--root", tmp_path).stdout
+    assert f"would run: rm -rf -- {tmp_path}/etc/systemd/system/spectacular-bid.service" in out
+    assert _tree(tmp_path) == before

@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench replay clean
+.PHONY: run test bench screenshots replay clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(PY) -m kiosk --simulator $(ARGS)
+
+replay: $(STAMP)
 	$(PY) -m engine.replay --pretty examples/sample-match.json
 
 test: $(STAMP)
@@ -21,6 +24,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m engine.bench
+	$(PY) -m hardware.bench
+	$(PY) -m kiosk.bench
+
+screenshots: $(STAMP)
+	$(PY) -m kiosk.screenshots --out screenshots
 
 clean:
 	rm -rf $(VENV) build *.egg-info

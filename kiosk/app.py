@@ -30,6 +30,8 @@ from .ui.widgets import Intent
 
 CORNER = 64
 """Side of the top-left square that, held, leaves the kiosk."""
+ADMIN_EXIT_STATUS = 10
+"""Exit status of the deliberate admin exit (the service does not restart after it)."""
 DEFAULT_WINDOW = (1280, 800)
 
 
@@ -67,6 +69,7 @@ class App:
         self.ui = UiState(warnings=warnings)
         self.session: GameSession | None = None
         self.running = True
+        self.exit_status = 0
         self.frames = 0
         self.full_redraws = 0
         self.partial_redraws = 0
@@ -136,7 +139,7 @@ class App:
                 self.step()
         finally:
             self.close()
-        return 0
+        return self.exit_status
 
     def step(self, wait: bool = True) -> None:
         """One frame: wait for input or the next due change, take inputs, update, draw."""
@@ -220,6 +223,7 @@ class App:
         for hold in self._holds.values():
             if now - hold.since_ns >= hold_ns:
                 self.running = False
+                self.exit_status = ADMIN_EXIT_STATUS
 
     def _idle_return(self, now: int) -> None:
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)

@@ -1,0 +1,194 @@
+"""``python -m kiosk.screenshots``: a PNG of every screen, at several sizes, in both orientations.
+
+Runs headless (SDL's dummy video driver) with a fake clock and fixed random seeds, so the same
+command always draws the same pictures. Look at them before calling a screen done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+
+from engine import NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Start, shuffle_deal  # noqa: E402
+
+from .app import App  # noqa: E402
+from .config import KioskConfig  # noqa: E402
+from .session import GameSession, match_config  # noqa: E402
+from .timesource import FakeClock  # noqa: E402
+
+SIZES = ((800, 480), (1280, 800))
+ORIENTATIONS = ("table", "upright")
+
+
+def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], bool], seed: int, limit: int = 3000) -> bool:
+    """Random legal commands (3 s apart) until ``stop(match)``; True if it stopped there."""
+    rng = random.Random(seed)
+    m = session.match
+    for _ in range(limit):
+        if stop(m):
+            return True
+        legal = m.legal_actions()
+        if not legal:
+            return False
+        action = rng.choice(legal)
+        if isinstance(action, Start):
+            action = Start(None, shuffle_deal(rng))
+        session.command(action, clock.advance(3))
+    return stop(m)
+
+
+def _fresh(app: App, **changes: object) -> GameSession:
+    app.new_match()
+    s = app.session
+    assert s is not None
+    if changes:
+        s.match = Match(replace(match_config(app.config.match), **changes), boot_id=app.boot_id)  # type: ignore[arg-type]
+    return s
+
+
+def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
+    """Every screen to photograph, each as a function that puts the app in that state."""
+
+    def home() -> None:
+        app.go_home()
+
+    def settings() -> None:
+        app.go_home()
+        app.do(("settings",), clock.now())
+
+    def home_help() -> None:
+        app.go_home()
+        app.do(("help",), clock.now())
+
+    def ready() -> None:
+        _fresh(app)
+
+    def ready_auction() -> None:
+        s = _fresh(app, jockey=1)
+        s.match._jockey = 1  # as after a domino by player 2
+
+    def auction_first() -> None:
+        s = _fresh(app, jockey=0, handover=False)
+        s.command(Start(None), clock.advance(1))
+
+    def auction_raise() -> None:
+        auction_first()
+        s = app.session
+        assert s is not None
+        s.command(Bid(1, 15), clock.advance(4))
+
+    def handover() -> None:
+        s = _fresh(app, handover=True)
+        s.command(Start(None), clock.advance(1))
+
+    def play_opening() -> None:
+        s = _fresh(app, handover=False)
+        s.command(Start(None), clock.advance(1))
+
+    def play_selected() -> None:
+        s = _fresh(app, handover=False)
+        play_until(s, clock, lambda m: m.phase is Phase.PLAY and len(m.layout) >= 5
+                   and any(len([a for a in m.legal_actions() if isinstance(a, Play) and a.tile == t]) > 1
+                           for t in m.hand(m.to_act or 0)), seed=11)
+        m = s.match
+        for t in m.hand(m.to_act or 0):
+            if len([a for a in m.legal_actions() if isinstance(a, Play) and a.tile == t]) > 1:
+                s.select(t, clock.advance(1))
+                break
+
+    def play_late() -> None:
+        s = _fresh(app, handover=False, balances=(300, 300))
+        play_until(s, clock, lambda m: m.phase is Phase.PLAY and len(m.layout) >= 17, seed=5)
+
+    def play_help() -> None:
+        play_late()
+        app.do(("help",), clock.now())
+
+    def resign_confirm() -> None:
+        play_opening()
+        app.do(("resign", 0), clock.now())
+
+    def settlement_domino() -> None:
+        s = _fresh(app, handover=False, balances=(300, 300))
+        play_until(s, clock, lambda m: m.phase is Phase.READY and m.round > 0 and m.jockey is not None, seed=3)
+
+    def settlement_blocked() -> None:
+        s = _fresh(app, handover=False, balances=(300, 300))
+        play_until(s, clock, lambda m: m.phase is Phase.READY and m.round > 0 and m.jockey is None, seed=8)
+
+    def over_balance() -> None:
+        s = _fresh(app, handover=False, balances=(40, 40))
+        play_until(s, clock, lambda m: m.is_over, seed=2)
+
+    def over_time() -> None:
+        s = _fresh(app, handover=False)
+        s.command(Start(None), clock.advance(1))
+        s.tick(clock.advance(200))
+
+    def over_aborted() -> None:
+        s = _fresh(app, handover=False)
+        s.command(Start(None), clock.advance(1))
+        s.match.abort(clock.advance(1), "the machine restarted while a clock was running")
+        s.version += 1
+
+    return {
+        "home": home, "settings": settings, "home-help": home_help, "ready": ready,
+        "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
+        "handover": handover, "play-opening": play_opening, "play-selected": play_selected,
+        "play-late": play_late, "play-help": play_help, "resign-confirm": resign_confirm,
+        "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
+        "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
+    }
+
+
+def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str] = ()) -> list[Path]:
+    """Write one PNG per scene for ``size`` and ``orientation``; returns the files."""
+    config = KioskConfig()
+    config = replace(config, display=replace(config.display, orientation=orientation))
+    clock = FakeClock(5 * NS_PER_S)
+    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(7))
+    written = []
+    try:
+        for name, arrange in scenes(app, clock).items():
+            if only and name not in only:
+                continue
+            arrange()
+            clock.advance(0.5)
+            app._drawn_key = None  # always a full picture
+            app.draw(clock.now())
+            path = out / f"{size[0]}x{size[1]}-{orientation}-{name}.png"
+            pygame.image.save(app.screen, str(path))
+            written.append(path)
+    finally:
+        app.close()
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write the screenshots."""
+    parser = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="screenshots", help="folder for the PNG files (default: screenshots)")
+    parser.add_argument("--only", nargs="*", default=(), help="scene names to draw (default: all)")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for size in SIZES:
+        for orientation in ORIENTATIONS:
+            count += len(shoot(out, size, orientation, args.only))
+    print(f"wrote {count} screenshots to {out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""The kiosk app, headless: whole matches through posted pygame events, mock GPIO and a fake clock."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from typing import Iterator
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from engine import NS_PER_S, Draw, EndReason, Phase, Play  # noqa: E402
+from kiosk.app import App  # noqa: E402
+from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
+from kiosk.timesource import FakeClock  # noqa: E402
+
+S = NS_PER_S
+
+
+def make_app(size: tuple[int, int] = (800, 480), orientation: str = "table", **match: object) -> tuple[App, FakeClock]:
+    config = KioskConfig()
+    config = replace(
+        config,
+        display=replace(config.display, orientation=orientation),
+        match=replace(MatchSettings(handover=False), **match),  # type: ignore[arg-type]
+    )
+    clock = FakeClock(10 * S)
+    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
+    return app, clock
+
+
+@pytest.fixture
+def app_clock() -> Iterator[tuple[App, FakeClock]]:
+    app, clock = make_app()
+    yield app, clock
+    app.close()
+
+
+def frame(app: App) -> None:
+    app.step(wait=False)
+
+
+def tap(app: App, intent_name: str, *args: object) -> None:
+    """Post a real mouse click at the centre of the hotspot with this intent, then run a frame."""
+    for spot in app.view.hotspots:
+        if spot.intent[0] == intent_name and tuple(spot.intent[1 : 1 + len(args)]) == args:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+            frame(app)
+            return
+    raise AssertionError(f"no hotspot {intent_name}{args} on screen: {[s.intent for s in app.view.hotspots]}")
+
+
+def key(app: App, name: str) -> None:
+    """Press and release a simulator key (drives a gpiozero mock pin), then run a frame."""
+    code = pygame.key.key_code(name)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=name, scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code, mod=0, unicode=name, scancode=0))
+    frame(app)
+
+
+def play_turn(app: App, clock: FakeClock) -> None:
+    """The player to act plays their first legal play by tapping, or draws by tapping the boneyard."""
+    s = app.session
+    assert s is not None
+    m = s.match
+    legal = m.legal_actions()
+    clock.advance(2)
+    if m.phase is Phase.HANDOVER:
+        tap(app, "reveal", m.to_act)
+        return
+    play = next((a for a in legal if isinstance(a, Play)), None)
+    if play is None:
+        assert any(isinstance(a, Draw) for a in legal)
+        tap(app, "draw")
+        return
+    tap(app, "tile", play.player, play.tile)
+    if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile:
+        tap(app, "point", play.at)
+
+
+def test_first_frame_is_the_home_screen(app_clock: tuple[App, FakeClock]) -> None:
+    app, _ = app_clock
+    frame(app)
+    assert app.ui.screen == "home" and app.full_redraws == 1
+    assert {s.intent[0] for s in app.view.hotspots} >= {"new_match", "help", "settings"}
+
+
+def test_whole_match_by_touch_and_buttons_until_someone_wins(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    assert app.session is not None and app.session.screen == "ready"
+    key(app, "j")  # player 2's ACCEPT key starts the match through the mock GPIO pin
+    s = app.session
+    assert s.match.round == 1
+    rounds_seen = set()
+    for _ in range(4000):
+        m = s.match
+        if m.is_over:
+            break
+        rounds_seen.add(m.round)
+        if m.phase is Phase.READY:
+            clock.advance(1)
+            key(app, "a")  # Continue
+        elif m.phase is Phase.AUCTION:
+            clock.advance(1)
+            keys = ("s", "k") if m.auction().bid is None else ("a", "j")  # RAISE first, then ACCEPT
+            key(app, keys[m.to_act])
+        else:
+            play_turn(app, clock)
+    assert s.match.is_over and s.match.outcome.reason is EndReason.BALANCE
+    assert len(rounds_seen) >= 2
+    assert s.screen == "match_over"
+    tap(app, "rematch")
+    assert app.session is not s and app.session.screen == "ready"
+
+
+def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 0)
+    s = app.session
+    loser = s.match.to_act
+    deadline = s.match.deadline_ns()
+    clock.t = deadline
+    frame(app)
+    assert s.match.outcome.reason is EndReason.TIME and s.match.outcome.winner == 1 - loser
+    assert any(spot.intent == ("rematch",) for spot in app.view.hotspots)
+
+
+def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 1)
+    tap(app, "resign", 1)
+    assert not app.session.match.is_over
+    tap(app, "resign_no", 1)
+    tap(app, "resign", 1)
+    tap(app, "resign_yes", 1)
+    assert app.session.match.outcome.winner == 0 and app.session.match.outcome.reason is EndReason.RESIGN
+
+
+def test_handover_screen_shows_no_tile_faces() -> None:
+    app, clock = make_app(handover=True)
+    try:
+        frame(app)
+        tap(app, "new_match")
+        tap(app, "start", 0)
+        s = app.session
+        assert s.screen == "handover"
+        from kiosk.board_render import TILE_FACE
+
+        face = pygame.Color(*TILE_FACE)
+        for rect in app.view.regions.panels:
+            region = app.screen.subsurface(rect)
+            w, h = region.get_size()
+            assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
+        tap(app, "reveal", s.match.to_act)
+        assert s.screen == "play"
+        hand_rect = app.view.regions.panels[s.match.to_act]
+        region = app.screen.subsurface(hand_rect)
+        assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
+    finally:
+        app.close()
+
+
+def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: tuple[App, FakeClock]) -> None:
+    app, _ = app_clock
+    frame(app)
+    spot = next(s for s in app.view.hotspots if s.intent == ("new_match",))
+    w, h = app.screen.get_size()
+    # SDL sends a finger event and an emulated mouse click marked as touch: only one must count
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=spot.rect.centerx / w, y=spot.rect.centery / h,
+                                         finger_id=1, touch_id=1, dx=0, dy=0, pressure=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=True))
+    pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=spot.rect.centerx / w, y=spot.rect.centery / h,
+                                         finger_id=1, touch_id=1, dx=0, dy=0, pressure=0))
+    frame(app)
+    first = app.session
+    assert first is not None and app.ui.screen == "match"
+    frame(app)
+    assert app.session is first
+
+
+def test_admin_exit_needs_a_long_hold_in_the_corner(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1, touch=False))
+    frame(app)
+    clock.advance(2)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1, touch=False))
+    frame(app)
+    clock.advance(10)
+    frame(app)
+    assert app.running  # a short touch never exits
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1, touch=False))
+    frame(app)
+    clock.advance(4.9)
+    frame(app)
+    assert app.running
+    clock.advance(0.2)
+    frame(app)
+    assert not app.running
+
+
+def test_a_clock_digit_redraws_only_the_clocks(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 0)
+    assert app.draw(clock.now()) == "none"
+    clock.advance(0.3)
+    assert app.draw(clock.now()) == "none"  # the delay digit has not changed yet
+    clock.advance(1)
+    assert app.draw(clock.now()) == "clocks"
+    assert app.draw(clock.now()) == "none"
+
+
+def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 0)
+    s = app.session
+    player = s.match.to_act
+    tap(app, "help")
+    assert app.ui.help_open and s.match.clock_running == player
+    before = s.match.bank_ns(player, clock.now())
+    clock.advance(15)
+    frame(app)
+    assert s.match.bank_ns(player, clock.now()) < before
+    assert any(c.player == player for c in app.view.clocks)  # clocks stay on screen under the help
+    tap(app, "help_close")
+    assert not app.ui.help_open

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from engine import Layout, Placement, Point, Slot, Tile
 
@@ -34,6 +35,8 @@ MIN_TILE_LONG = 8
 """The smallest tile the search tries before giving up on connections (never reached in tests)."""
 _LADDER_RATIO = 0.95
 """Successive tile sizes the search tries differ by about 5 %."""
+_SPREAD = 2.4
+"""Area per tile over the tile's long side squared in a typical laid-out round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +121,8 @@ def layout_placements(
 ) -> BoardGeometry:
     """``layout_board`` for plain placements, uncached.
 
-    Tries tile sizes on a geometric ladder (about 5 % apart): the largest first, then a
-    bisection for the largest size whose layout succeeds.
+    Tries tile sizes on a geometric ladder (about 5 % apart), starting from an estimate for the
+    number of tiles, galloping up or down from it and bisecting to the largest size that fits.
     """
     x, y, w, h = area
     rungs = _ladder(w, h)
@@ -130,22 +133,54 @@ def layout_placements(
             tried[i] = _attempt(placements, spinner, _Grid(w, h, rungs[i]))
         return tried[i] is not None
 
-    if not fits(0):
-        last = len(rungs) - 1
-        if not fits(last):
-            raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
-        lo, hi = 0, last  # rung lo fails, rung hi fits
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if fits(mid):
-                hi = mid
-            else:
-                lo = mid
-        found = tried[hi]
-    else:
-        found = tried[0]
+    best = _search(fits, _first_rung(rungs, w * h, len(placements)), len(rungs))
+    if best is None:
+        raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
+    found = tried[best]
     assert found is not None
     return _to_pixels(area, found)
+
+
+def _first_rung(rungs: list[int], area_px: int, count: int) -> int:
+    """The rung to try first: the size at which tiles usually cover about 1/2.4 of the area."""
+    if count == 0:
+        return 0
+    estimate = (area_px / (count * _SPREAD)) ** 0.5
+    return next((i for i, size in enumerate(rungs) if size <= estimate), len(rungs) - 1)
+
+
+def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
+    """The smallest index (largest tile) in ``range(count)`` that fits, searching from ``start``.
+
+    Gallops away from ``start`` (1, 2, 4 ... rungs) to bracket the boundary, then bisects.
+    Feasibility is nearly, not exactly, monotone, so this finds a large fitting size, not always
+    the largest; whatever it returns does fit.
+    """
+    if fits(start):
+        good, step, bad = start, 1, -1
+        while good > 0:
+            probe = max(good - step, 0)
+            if not fits(probe):
+                bad = probe
+                break
+            good, step = probe, step * 2
+    else:
+        bad, step, good = start, 1, None
+        while good is None:
+            if bad == count - 1:
+                return None
+            probe = min(bad + step, count - 1)
+            if fits(probe):
+                good = probe
+            else:
+                bad, step = probe, step * 2
+    while good - bad > 1:
+        mid = (good + bad) // 2
+        if fits(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
 
 
 def _ladder(w: int, h: int) -> list[int]:
@@ -158,3 +193,376 @@ def _ladder(w: int, h: int) -> list[int]:
             rungs.append(int(size))
         size *= _LADDER_RATIO
     return rungs
+
+
+# -- the unit grid ---------------------------------------------------------------------------
+
+_STRAIGHT = 0
+_TURN = 1
+_INLINE = 2
+"""A double laid lengthwise along its arm: only when neither crosswise nor a turn fits."""
+
+
+def _cw(d: Dir) -> Dir:
+    """``d`` turned a quarter clockwise on the screen (right -> down -> left -> up)."""
+    return (-d[1], d[0])
+
+
+def _ccw(d: Dir) -> Dir:
+    """``d`` turned a quarter counter-clockwise on the screen."""
+    return (d[1], -d[0])
+
+
+def _neg(d: Dir) -> Dir:
+    """The opposite direction."""
+    return (-d[0], -d[1])
+
+
+def _box(hx: int, hy: int, d: Dir, length: int, half_width: int) -> Box:
+    """The box running ``length`` units from (hx, hy) along ``d``, ``half_width`` either side."""
+    dx, dy = d
+    if dx:
+        x0, x1 = (hx, hx + length) if dx > 0 else (hx - length, hx)
+        return (x0, hy - half_width, x1, hy + half_width)
+    y0, y1 = (hy, hy + length) if dy > 0 else (hy - length, hy)
+    return (hx - half_width, y0, hx + half_width, y1)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """True if two boxes share area (touching edges do not count)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class _Grid:
+    """The area in units for one tile size: solid cells (a bit mask per row), solid boxes and
+    reserved corridors."""
+
+    __slots__ = ("long_side", "unit", "wu", "hu", "wide", "rows", "boxes", "reserved")
+
+    def __init__(self, w: int, h: int, long_side: int) -> None:
+        self.long_side = long_side
+        self.unit = long_side / 4
+        self.wu = int(w // self.unit)
+        self.hu = int(h // self.unit)
+        self.wide = self.wu >= self.hu
+        """True when the area is at least as wide as it is tall."""
+        self.rows = [0] * self.hu
+        self.boxes: list[Box] = []
+        self.reserved: list[tuple[Box, int]] = []
+
+    def free(self, box: Box, owner: int | None) -> bool:
+        """True if ``box`` is inside the grid, clear of solid cells and of others' corridors.
+
+        ``owner`` None ignores corridors (tap targets may lie in them).
+        """
+        x0, y0, x1, y1 = box
+        if x0 < 0 or y0 < 0 or x1 > self.wu or y1 > self.hu:
+            return False
+        mask = ((1 << (x1 - x0)) - 1) << x0
+        rows = self.rows
+        for y in range(y0, y1):
+            if rows[y] & mask:
+                return False
+        if owner is not None:
+            for rbox, rowner in self.reserved:
+                if rowner != owner and _overlap(rbox, box):
+                    return False
+        return True
+
+    def fill(self, box: Box) -> None:
+        """Mark ``box`` solid."""
+        x0, y0, x1, y1 = box
+        mask = ((1 << (x1 - x0)) - 1) << x0
+        rows = self.rows
+        for y in range(y0, y1):
+            rows[y] |= mask
+        self.boxes.append(box)
+
+    def reserve(self, hx: int, hy: int, d: Dir, owner: int) -> None:
+        """Keep the strip from (hx, hy) along ``d`` to the first solid box or the edge for ``owner``.
+
+        The strip is as wide as a crosswise double; other arms treat it as blocked, so that the
+        arm that will grow there later still finds room.
+        """
+        limit = {RIGHT: self.wu - hx, LEFT: hx, DOWN: self.hu - hy, UP: hy}[d]
+        strip = _box(hx, hy, d, max(limit, 0), 2)
+        for b in self.boxes:
+            if _overlap(b, strip):
+                gap = {RIGHT: b[0] - hx, LEFT: hx - b[2], DOWN: b[1] - hy, UP: hy - b[3]}[d]
+                limit = min(limit, max(gap, 0))
+        if limit > 0:
+            self.reserved.append((_box(hx, hy, d, limit, 2), owner))
+
+
+@dataclass(slots=True)
+class _End:
+    """An open end during layout: where the next tile starts and how its arm is turning.
+
+    (x, y) is on the arm's centre line at the edge of the last tile; ``d`` the way the arm
+    grows; ``drift`` the side it moves to when it turns back (a snake); ``then`` the direction
+    of the second corner of a turn-back in progress; ``owner`` the arm, for corridors.
+    """
+
+    x: int
+    y: int
+    d: Dir
+    drift: Dir | None
+    then: Dir | None
+    owner: int
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """A successful layout in grid units."""
+
+    grid: _Grid
+    tiles: list[tuple[int, Tile, Box, bool, int, int, bool]]
+    """(index, tile, box, vertical, first value, second value, is spinner) each."""
+    targets: list[tuple[Point, int, Box, tuple[int, int], Dir]]
+    """(point, value, box, anchor, direction) each."""
+
+
+Plan = tuple[int, Dir | None, Dir | None, Dir | None]
+"""(straight or turn, turn direction, drift after, pending corner after)."""
+
+
+def _plans(end: _End, wide: bool, double: bool) -> tuple[Plan, ...]:
+    """The ways to lay the next tile at ``end``, preferred first (see ``_plans_for``)."""
+    return _plans_for(end.d, end.drift, end.then, wide, double)
+
+
+@lru_cache(maxsize=None)
+def _plans_for(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool) -> tuple[Plan, ...]:
+    """The ways to lay the next tile at an end going ``d``, preferred first.
+
+    Straight on; when that is blocked, turn back as a snake: an arm along the area's long side
+    turns clockwise and then back the opposite way (two corners, the next row), an arm along
+    the short side turns clockwise once and keeps running. Any other quarter turn comes last.
+    """
+    plans: list[Plan] = []
+    if then is not None:
+        turn: Plan = (_TURN, then, drift, None)
+        on: Plan = (_STRAIGHT, None, drift, then)
+        plans += [on, turn] if double else [turn, on]
+    else:
+        plans.append((_STRAIGHT, None, drift, None))
+        c = _cw(d)
+        if drift is None:
+            if (d[0] != 0) == wide:
+                plans.append((_TURN, c, c, _neg(d)))
+            else:
+                plans.append((_TURN, c, _neg(d), None))
+        elif drift[0] * d[0] + drift[1] * d[1] == 0:
+            plans.append((_TURN, drift, drift, _neg(d)))
+    for t in (_cw(d), _ccw(d)):
+        if not any(p[0] == _TURN and p[1] == t for p in plans):
+            plans.append((_TURN, t, drift, None))
+    if double:
+        plans.append((_INLINE, None, drift, then))
+    return tuple(plans)
+
+
+def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> tuple[Box, bool, Dir, int, int, Dir]:
+    """A tile laid at ``end`` straight on or turning to ``t``.
+
+    Returns (box, vertical, axis from the joined half to the other half, new end x, y, new end
+    direction). A straight double lies crosswise, an inline one (a last resort) lengthwise; a
+    turning tile, double or not, puts its joined half just past the end and its other half
+    towards ``t``, and the arm goes on from its far end.
+    """
+    hx, hy, d = end.x, end.y, end.d
+    dx, dy = d
+    if kind == _STRAIGHT:
+        if double:
+            return _box(hx, hy, d, 2, 2), dx != 0, d, hx + 2 * dx, hy + 2 * dy, d
+        return _box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+    if kind == _INLINE:
+        return _box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+    assert t is not None
+    tx, ty = t
+    mx, my = hx + dx, hy + dy
+    return _box(mx - tx, my - ty, t, 4, 1), tx == 0, t, mx + 3 * tx, my + 3 * ty, t
+
+
+def _point_value(point: Point) -> int:
+    """The value a tile must match at ``point``."""
+    return point.tile.high if point.slot is Slot.HIGH else point.tile.low
+
+
+def _open_branches(grid: _Grid, tile: Tile, mx: int, my: int, d: Dir, ends: dict[Point, _End]) -> None:
+    """Give the spinner centred at (mx, my), with its line along ``d``, its two branch ends."""
+    for slot, b, owner in ((Slot.BRANCH_A, _ccw(d), 2), (Slot.BRANCH_B, _cw(d), 3)):
+        bx, by = mx + 2 * b[0], my + 2 * b[1]
+        ends[Point(tile, slot)] = _End(bx, by, b, None, None, owner)
+        grid.reserve(bx, by, b, owner)
+
+
+def _place_opening(grid: _Grid, tile: Tile, ends: dict[Point, _End]) -> tuple[Box, bool, int, int]:
+    """Lay the opening tile at the centre: a double crosswise (it is the spinner), else lengthwise."""
+    cx, cy = grid.wu // 2, grid.hu // 2
+    if tile.is_double:
+        box = (cx - 1, cy - 2, cx + 1, cy + 2)
+        grid.fill(box)
+        ends[Point(tile, Slot.LINE_A)] = _End(cx - 1, cy, LEFT, None, None, 0)
+        ends[Point(tile, Slot.LINE_B)] = _End(cx + 1, cy, RIGHT, None, None, 1)
+        grid.reserve(cx - 1, cy, LEFT, 0)
+        grid.reserve(cx + 1, cy, RIGHT, 1)
+        _open_branches(grid, tile, cx, cy, RIGHT, ends)
+        return box, True, tile.low, tile.high
+    box = (cx - 2, cy - 1, cx + 2, cy + 1)
+    grid.fill(box)
+    ends[Point(tile, Slot.LOW)] = _End(cx - 2, cy, LEFT, None, None, 0)
+    ends[Point(tile, Slot.HIGH)] = _End(cx + 2, cy, RIGHT, None, None, 1)
+    grid.reserve(cx - 2, cy, LEFT, 0)
+    grid.reserve(cx + 2, cy, RIGHT, 1)
+    return box, False, tile.low, tile.high
+
+
+def _place_on(
+    grid: _Grid, tile: Tile, value: int, end: _End, is_spinner: bool, ends: dict[Point, _End]
+) -> tuple[Box, bool, int, int] | None:
+    """Lay ``tile`` joined by its ``value`` half at ``end``; None if no way fits.
+
+    Tries the arm's preferred ways keeping out of other arms' corridors, then the same ways
+    ignoring the corridors (an arm that has filled its own part of the board spills over).
+    Returns (box, vertical, first value, second value) and records the tile's new open end(s).
+    """
+    double = tile.is_double
+    plans = _plans(end, grid.wide, double)
+    for owner in (end.owner, None):
+        for kind, t, drift, then in plans:
+            if is_spinner and kind != _STRAIGHT:
+                continue  # the spinner lies crosswise on its line so that its branches are free
+            if not double and kind == _INLINE:
+                continue
+            shape = _shape(end, kind, t, double)
+            box = shape[0]
+            if not grid.free(box, owner):
+                continue
+            if kind != _TURN and not grid.free(_lookahead(shape), owner):
+                continue
+            grid.fill(box)
+            _record_end(tile, value, end, shape, drift, then, ends)
+            if is_spinner:
+                _open_branches(grid, tile, end.x + end.d[0], end.y + end.d[1], end.d, ends)
+            other = tile.high if value == tile.low else tile.low
+            axis = shape[2]
+            first, second = (value, other) if axis[0] + axis[1] > 0 else (other, value)
+            return box, shape[1], first, second
+    return None
+
+
+def _lookahead(shape: tuple[Box, bool, Dir, int, int, Dir]) -> Box:
+    """The room a straight tile must leave ahead of its new end: enough to turn there.
+
+    Three units along the arm (a corner needs two, and a crosswise double on the row after the
+    corner one more), as wide as a plain tile.
+    """
+    _, _, _, nx, ny, nd = shape
+    return _box(nx, ny, nd, 3, 1)
+
+
+def _record_end(
+    tile: Tile, value: int, end: _End, shape: tuple[Box, bool, Dir, int, int, Dir],
+    drift: Dir | None, then: Dir | None, ends: dict[Point, _End],
+) -> None:
+    """Record the open end a newly laid tile leaves: lineB for a double, the other half otherwise."""
+    if tile.is_double:
+        open_slot = Slot.LINE_B
+    else:
+        open_slot = Slot.HIGH if value == tile.low else Slot.LOW
+    _, _, _, nx, ny, nd = shape
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner)
+
+
+def _open_points(ends: dict[Point, _End], spinner: Tile | None) -> list[Point]:
+    """The ends that are open connection points, sorted like ``Layout.open_points``.
+
+    The spinner's branches only open once both its lines are taken.
+    """
+    closed: set[Slot] = set()
+    if spinner is not None and (Point(spinner, Slot.LINE_A) in ends or Point(spinner, Slot.LINE_B) in ends):
+        closed = {Slot.BRANCH_A, Slot.BRANCH_B}
+    points = [p for p in ends if not (p.tile == spinner and p.slot in closed)]
+    return sorted(points, key=lambda p: (p.tile, p.slot.value))
+
+
+def _place_targets(
+    grid: _Grid, ends: dict[Point, _End], points: list[Point]
+) -> list[tuple[Point, int, Box, tuple[int, int], Dir]] | None:
+    """A tap target per open point: where a plain tile would go next, or at least a half square."""
+    targets: list[tuple[Point, int, Box, tuple[int, int], Dir]] = []
+    for point in points:
+        end = ends[point]
+        chosen: Box | None = None
+        for kind, t, _, _ in _plans(end, grid.wide, False):
+            box = _shape(end, kind, t, False)[0]
+            if grid.free(box, None):
+                chosen = box
+                break
+        if chosen is None:
+            box = _box(end.x, end.y, end.d, 2, 1)
+            if not grid.free(box, None):
+                return None
+            chosen = box
+        grid.fill(chosen)
+        targets.append((point, _point_value(point), chosen, (end.x, end.y), end.d))
+    return targets
+
+
+def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: _Grid) -> _Attempt | None:
+    """Lay out every placement in order at the grid's tile size; None if something does not fit."""
+    if grid.wu < 6 or grid.hu < 6:
+        return None
+    ends: dict[Point, _End] = {}
+    tiles: list[tuple[int, Tile, Box, bool, int, int, bool]] = []
+    for index, (tile, at, _joined) in enumerate(placements):
+        if at is None:
+            placed = _place_opening(grid, tile, ends)
+        else:
+            end = ends.pop(at, None)
+            if end is None:
+                raise ValueError(f"{at} is not an open end of the layout")
+            placed = _place_on(grid, tile, _point_value(at), end, tile == spinner, ends)
+            if placed is None:
+                return None
+        tiles.append((index, tile, *placed, tile == spinner))
+    targets = _place_targets(grid, ends, _open_points(ends, spinner))
+    if targets is None:
+        return None
+    return _Attempt(grid, tiles, targets)
+
+
+# -- pixels ------------------------------------------------------------------------------------
+
+
+def _to_pixels(area: Rect, found: _Attempt) -> BoardGeometry:
+    """Convert a unit layout to screen rectangles, the unit grid centred in ``area``.
+
+    Edges are rounded one by one, so boxes that touch or are apart stay so in pixels.
+    """
+    x, y, w, h = area
+    grid = found.grid
+    unit = grid.unit
+    ox = x + (w - grid.wu * unit) / 2
+    oy = y + (h - grid.hu * unit) / 2
+
+    def px(i: int) -> int:
+        return int(ox + i * unit + 0.5) if ox + i * unit >= 0 else -int(-(ox + i * unit) + 0.5)
+
+    def py(j: int) -> int:
+        return int(oy + j * unit + 0.5) if oy + j * unit >= 0 else -int(-(oy + j * unit) + 0.5)
+
+    def rect(box: Box) -> Rect:
+        x0, y0 = px(box[0]), py(box[1])
+        return (x0, y0, px(box[2]) - x0, py(box[3]) - y0)
+
+    tiles = tuple(
+        PlacedTile(tile, rect(box), vertical, first, second, spinner, index)
+        for index, tile, box, vertical, first, second, spinner in found.tiles
+    )
+    targets = tuple(
+        OpenTarget(point, value, rect(box), (px(ax), py(ay)), d)
+        for point, value, box, (ax, ay), d in found.targets
+    )
+    return BoardGeometry(area, grid.long_side, grid.long_side // 2, tiles, targets)

@@ -35,6 +35,8 @@ MIN_TILE_LONG = 8
 """The smallest tile the search tries before giving up on connections (never reached in tests)."""
 _LADDER_RATIO = 0.95
 """Successive tile sizes the search tries differ by about 5 %."""
+_SPINNER_LOOKBACK = 8
+"""How many tiles before a late spinner keep turn-backs wide (about a row's worth)."""
 _SPREAD = 2.4
 """Area per tile over the tile's long side squared in a typical laid-out round."""
 
@@ -152,9 +154,10 @@ def _first_rung(rungs: list[int], area_px: int, count: int) -> int:
 def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
     """The smallest index (largest tile) in ``range(count)`` that fits, searching from ``start``.
 
-    Gallops away from ``start`` (1, 2, 4 ... rungs) to bracket the boundary, then bisects.
-    Feasibility is nearly, not exactly, monotone, so this finds a large fitting size, not always
-    the largest; whatever it returns does fit.
+    Gallops away from ``start`` (1, 2, 4 ... rungs) to bracket the boundary, bisects, then
+    looks two rungs above the boundary: feasibility is nearly, not exactly, monotone (a greedy
+    layout can fail at one size and fit at a larger one). Whatever it returns does fit; it is
+    a large fitting size, not always the largest.
     """
     if fits(start):
         good, step, bad = start, 1, -1
@@ -174,13 +177,20 @@ def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
                 good = probe
             else:
                 bad, step = probe, step * 2
-    while good - bad > 1:
-        mid = (good + bad) // 2
-        if fits(mid):
-            good = mid
-        else:
-            bad = mid
-    return good
+    while True:
+        while good - bad > 1:
+            mid = (good + bad) // 2
+            if fits(mid):
+                good = mid
+            else:
+                bad = mid
+        better = next((i for i in (bad - 1,) if i >= 0 and fits(i)), None)
+        if better is None:
+            return good
+        good = better
+        while good > 0 and fits(good - 1):
+            good -= 1
+        bad = good - 1
 
 
 def _ladder(w: int, h: int) -> list[int]:
@@ -233,11 +243,18 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-class _Grid:
-    """The area in units for one tile size: solid cells (a bit mask per row), solid boxes and
-    reserved corridors."""
+_ARMS = 4
+"""Arms that own corridors: 0 and 1 leave the opening tile, 2 and 3 are the spinner's branches."""
 
-    __slots__ = ("long_side", "unit", "wu", "hu", "wide", "rows", "boxes", "reserved")
+
+class _Grid:
+    """The area in units for one tile size.
+
+    ``solid`` holds one bit mask per grid row of the cells that tiles and targets cover;
+    ``corridors[k]`` the cells of the other arms' corridors, which arm ``k`` keeps out of.
+    """
+
+    __slots__ = ("long_side", "unit", "wu", "hu", "wide", "solid", "corridors", "boxes")
 
     def __init__(self, w: int, h: int, long_side: int) -> None:
         self.long_side = long_side
@@ -246,9 +263,9 @@ class _Grid:
         self.hu = int(h // self.unit)
         self.wide = self.wu >= self.hu
         """True when the area is at least as wide as it is tall."""
-        self.rows = [0] * self.hu
+        self.solid = [0] * self.hu
+        self.corridors = [[0] * self.hu for _ in range(_ARMS)]
         self.boxes: list[Box] = []
-        self.reserved: list[tuple[Box, int]] = []
 
     def free(self, box: Box, owner: int | None) -> bool:
         """True if ``box`` is inside the grid, clear of solid cells and of others' corridors.
@@ -259,23 +276,25 @@ class _Grid:
         if x0 < 0 or y0 < 0 or x1 > self.wu or y1 > self.hu:
             return False
         mask = ((1 << (x1 - x0)) - 1) << x0
-        rows = self.rows
-        for y in range(y0, y1):
-            if rows[y] & mask:
-                return False
-        if owner is not None:
-            for rbox, rowner in self.reserved:
-                if rowner != owner and _overlap(rbox, box):
+        solid = self.solid
+        if owner is None:
+            for y in range(y0, y1):
+                if solid[y] & mask:
                     return False
+            return True
+        others = self.corridors[owner]
+        for y in range(y0, y1):
+            if (solid[y] | others[y]) & mask:
+                return False
         return True
 
     def fill(self, box: Box) -> None:
         """Mark ``box`` solid."""
         x0, y0, x1, y1 = box
         mask = ((1 << (x1 - x0)) - 1) << x0
-        rows = self.rows
+        solid = self.solid
         for y in range(y0, y1):
-            rows[y] |= mask
+            solid[y] |= mask
         self.boxes.append(box)
 
     def reserve(self, hx: int, hy: int, d: Dir, owner: int) -> None:
@@ -290,8 +309,18 @@ class _Grid:
             if _overlap(b, strip):
                 gap = {RIGHT: b[0] - hx, LEFT: hx - b[2], DOWN: b[1] - hy, UP: hy - b[3]}[d]
                 limit = min(limit, max(gap, 0))
-        if limit > 0:
-            self.reserved.append((_box(hx, hy, d, limit, 2), owner))
+        if limit <= 0:
+            return
+        x0, y0, x1, y1 = _box(hx, hy, d, limit, 2)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.wu), min(y1, self.hu)
+        if x0 >= x1 or y0 >= y1:
+            return
+        mask = ((1 << (x1 - x0)) - 1) << x0
+        for arm in range(_ARMS):
+            if arm != owner:
+                rows = self.corridors[arm]
+                for y in range(y0, y1):
+                    rows[y] |= mask
 
 
 @dataclass(slots=True)
@@ -326,14 +355,20 @@ Plan = tuple[int, Dir | None, Dir | None, Dir | None]
 """(straight or turn, turn direction, drift after, pending corner after)."""
 
 
-def _plans(end: _End, wide: bool, double: bool) -> tuple[Plan, ...]:
+def _plans(end: _End, wide: bool, double: bool, delay: bool = False) -> tuple[Plan, ...]:
     """The ways to lay the next tile at ``end``, preferred first (see ``_plans_for``)."""
-    return _plans_for(end.d, end.drift, end.then, wide, double)
+    return _plans_for(end.d, end.drift, end.then, wide, double, delay)
 
 
 @lru_cache(maxsize=None)
-def _plans_for(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool) -> tuple[Plan, ...]:
+def _plans_for(
+    d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool
+) -> tuple[Plan, ...]:
     """The ways to lay the next tile at an end going ``d``, preferred first.
+
+    A double, or a tile with ``delay`` (the spinner follows soon on this arm), postpones the
+    second corner of a turn-back by going on straight once, so that the next row keeps a
+    tile's length of room from the last one (for a crosswise double, or the spinner's branch).
 
     Straight on; when that is blocked, turn back as a snake: an arm along the area's long side
     turns clockwise and then back the opposite way (two corners, the next row), an arm along
@@ -343,7 +378,7 @@ def _plans_for(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: 
     if then is not None:
         turn: Plan = (_TURN, then, drift, None)
         on: Plan = (_STRAIGHT, None, drift, then)
-        plans += [on, turn] if double else [turn, on]
+        plans += [on, turn] if double or delay else [turn, on]
     else:
         plans.append((_STRAIGHT, None, drift, None))
         c = _cw(d)
@@ -419,7 +454,8 @@ def _place_opening(grid: _Grid, tile: Tile, ends: dict[Point, _End]) -> tuple[Bo
 
 
 def _place_on(
-    grid: _Grid, tile: Tile, value: int, end: _End, is_spinner: bool, ends: dict[Point, _End]
+    grid: _Grid, tile: Tile, value: int, end: _End, is_spinner: bool, ends: dict[Point, _End],
+    delay: bool = False,
 ) -> tuple[Box, bool, int, int] | None:
     """Lay ``tile`` joined by its ``value`` half at ``end``; None if no way fits.
 
@@ -428,7 +464,7 @@ def _place_on(
     Returns (box, vertical, first value, second value) and records the tile's new open end(s).
     """
     double = tile.is_double
-    plans = _plans(end, grid.wide, double)
+    plans = _plans(end, grid.wide, double, delay)
     for owner in (end.owner, None):
         for kind, t, drift, then in plans:
             if is_spinner and kind != _STRAIGHT:
@@ -441,6 +477,8 @@ def _place_on(
                 continue
             if kind != _TURN and not grid.free(_lookahead(shape), owner):
                 continue
+            if is_spinner and not _branch_room(grid, end):
+                return None
             grid.fill(box)
             _record_end(tile, value, end, shape, drift, then, ends)
             if is_spinner:
@@ -450,6 +488,15 @@ def _place_on(
             first, second = (value, other) if axis[0] + axis[1] > 0 else (other, value)
             return box, shape[1], first, second
     return None
+
+
+def _branch_room(grid: _Grid, end: _End) -> bool:
+    """True if a spinner laid at ``end`` leaves room to start both of its branches."""
+    mx, my = end.x + end.d[0], end.y + end.d[1]
+    for b in (_ccw(end.d), _cw(end.d)):
+        if not grid.free(_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None):
+            return False
+    return True
 
 
 def _lookahead(shape: tuple[Box, bool, Dir, int, int, Dir]) -> Box:
@@ -510,12 +557,24 @@ def _place_targets(
     return targets
 
 
+def _leading_to_spinner(placements: tuple[Placement, ...], spinner: Tile | None) -> frozenset[Tile]:
+    """The few tiles just before the spinner on its arm, when the spinner is not the opening."""
+    parent = {p.tile: p.at.tile for p in placements if p.at is not None}
+    chain: list[Tile] = []
+    current = parent.get(spinner) if spinner is not None else None
+    while current is not None and len(chain) < _SPINNER_LOOKBACK:
+        chain.append(current)
+        current = parent.get(current)
+    return frozenset(chain)
+
+
 def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: _Grid) -> _Attempt | None:
     """Lay out every placement in order at the grid's tile size; None if something does not fit."""
     if grid.wu < 6 or grid.hu < 6:
         return None
     ends: dict[Point, _End] = {}
     tiles: list[tuple[int, Tile, Box, bool, int, int, bool]] = []
+    before_spinner = _leading_to_spinner(placements, spinner)
     for index, (tile, at, _joined) in enumerate(placements):
         if at is None:
             placed = _place_opening(grid, tile, ends)
@@ -523,7 +582,8 @@ def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: _Gri
             end = ends.pop(at, None)
             if end is None:
                 raise ValueError(f"{at} is not an open end of the layout")
-            placed = _place_on(grid, tile, _point_value(at), end, tile == spinner, ends)
+            placed = _place_on(grid, tile, _point_value(at), end, tile == spinner, ends,
+                               delay=tile in before_spinner)
             if placed is None:
                 return None
         tiles.append((index, tile, *placed, tile == spinner))

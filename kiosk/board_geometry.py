@@ -31,6 +31,9 @@ UP: Dir = (0, -1)
 
 MAX_TILE_LONG = 140
 """The largest tile long side in pixels (early in a round on a big screen)."""
+READABLE_LONG = 24
+"""The tile long side guaranteed on a 760 x 260 board (an 800 x 480 screen): see ``min_readable_long``."""
+READABLE_AREA = (760, 260)
 MIN_TILE_LONG = 8
 """The smallest tile the search tries before giving up on connections (never reached in tests)."""
 _LADDER_RATIO = 0.95
@@ -103,6 +106,15 @@ class BoardGeometry:
 
 
 # -- public entry ------------------------------------------------------------------------
+
+
+def min_readable_long(area: Rect) -> int:
+    """The smallest tile long side ``layout_board`` gives in ``area`` for any round (tested).
+
+    24 px on a 760 x 260 board, scaled with the area's narrower proportion to that board.
+    """
+    _, _, w, h = area
+    return int(READABLE_LONG * min(w / READABLE_AREA[0], h / READABLE_AREA[1]))
 
 
 def layout_board(layout: Layout, area: Rect) -> BoardGeometry:

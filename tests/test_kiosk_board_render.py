@@ -1,0 +1,168 @@
+"""Drawing tiles and boards: pips are countable, and nothing is drawn outside its rectangle."""
+
+from __future__ import annotations
+
+import os
+import random
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from engine import Layout, Match, Start, shuffle_deal, tile  # noqa: E402
+from kiosk.board_geometry import Rect, layout_board  # noqa: E402
+from kiosk.board_render import (  # noqa: E402
+    IVORY,
+    SPINNER_ORANGE,
+    TARGET_GLOW,
+    draw_board,
+    draw_tile,
+    draw_tile_face_up,
+)
+
+FELT = (10, 90, 60)
+
+
+def dark_blobs(surface: pygame.Surface, region: pygame.Rect) -> int:
+    """How many separate groups of dark pixels (pips) lie in ``region``."""
+    dark = {
+        (x, y)
+        for x in range(region.left, region.right)
+        for y in range(region.top, region.bottom)
+        if sum(surface.get_at((x, y))[:3]) < 200
+    }
+    blobs = 0
+    while dark:
+        blobs += 1
+        stack = [dark.pop()]
+        while stack:
+            x, y = stack.pop()
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in dark:
+                    dark.remove(n)
+                    stack.append(n)
+    return blobs
+
+
+def half_regions(rect: pygame.Rect, vertical: bool) -> tuple[pygame.Rect, pygame.Rect]:
+    """The inner parts of a tile's two halves, clear of its border, divider and shadow."""
+    short = min(rect.w, rect.h)
+    inset = max(2, short // 8)
+    if vertical:
+        first = pygame.Rect(rect.x, rect.y, rect.w, rect.h // 2)
+        second = pygame.Rect(rect.x, rect.y + rect.h // 2, rect.w, rect.h - rect.h // 2)
+    else:
+        first = pygame.Rect(rect.x, rect.y, rect.w // 2, rect.h)
+        second = pygame.Rect(rect.x + rect.w // 2, rect.y, rect.w - rect.w // 2, rect.h)
+    return first.inflate(-2 * inset, -2 * inset), second.inflate(-2 * inset, -2 * inset)
+
+
+def changed_outside(surface: pygame.Surface, allowed: list[pygame.Rect]) -> list[tuple[int, int]]:
+    """Pixels that are no longer the felt colour outside every allowed rectangle."""
+    w, h = surface.get_size()
+    return [
+        (x, y)
+        for x in range(w)
+        for y in range(h)
+        if surface.get_at((x, y))[:3] != FELT and not any(r.collidepoint(x, y) for r in allowed)
+    ]
+
+
+@pytest.mark.parametrize("vertical", [False, True])
+@pytest.mark.parametrize("size", [(120, 60), (48, 24)])
+def test_every_value_shows_its_number_of_pips(vertical: bool, size: tuple[int, int]) -> None:
+    long, short = size
+    rect = pygame.Rect(4, 4, *((short, long) if vertical else (long, short)))
+    for first in range(7):
+        for second in range(7):
+            surface = pygame.Surface((long + 8, long + 8))
+            surface.fill(FELT)
+            draw_tile(surface, rect, first, second, vertical)
+            a, b = half_regions(rect, vertical)
+            assert (dark_blobs(surface, a), dark_blobs(surface, b)) == (first, second), (first, second)
+
+
+def test_pips_stay_countable_at_the_readable_minimum() -> None:
+    rect = pygame.Rect(2, 2, 24, 12)
+    for value in range(7):
+        surface = pygame.Surface((30, 30))
+        surface.fill(FELT)
+        draw_tile(surface, rect, value, 6 - value, False)
+        a, b = half_regions(rect, False)
+        assert (dark_blobs(surface, a), dark_blobs(surface, b)) == (value, 6 - value)
+
+
+def test_a_tile_draws_only_inside_its_rectangle_and_is_ivory() -> None:
+    surface = pygame.Surface((200, 200))
+    surface.fill(FELT)
+    rect = pygame.Rect(50, 40, 70, 140)
+    draw_tile(surface, rect, 6, 5, True, highlight=SPINNER_ORANGE)
+    assert changed_outside(surface, [rect]) == []
+    assert surface.get_at(rect.center)[:3] == IVORY or surface.get_at((rect.centerx, rect.y + 8))[:3] == IVORY
+    assert any(surface.get_at((rect.x + 2, y))[:3] == SPINNER_ORANGE for y in range(rect.top, rect.bottom))
+
+
+def test_face_up_tiles_stand_in_tall_rectangles_and_lie_in_wide_ones() -> None:
+    for rect, vertical in ((pygame.Rect(10, 10, 40, 80), True), (pygame.Rect(10, 10, 80, 40), False)):
+        surface = pygame.Surface((100, 100))
+        surface.fill(FELT)
+        draw_tile_face_up(surface, rect, tile(2, 5))
+        a, b = half_regions(rect, vertical)
+        assert (dark_blobs(surface, a), dark_blobs(surface, b)) == (2, 5)
+        assert changed_outside(surface, [rect]) == []
+
+
+def test_tiny_rectangles_do_not_fail() -> None:
+    surface = pygame.Surface((20, 20))
+    for size in ((1, 1), (3, 2), (6, 3), (0, 0)):
+        draw_tile(surface, (2, 2, *size), 6, 6, False)
+
+
+def random_round(seed: int) -> Layout:
+    """The last layout of a round from a match of random legal actions."""
+    rng = random.Random(seed)
+    match = Match()
+    longest = Layout()
+    while not match.is_over:
+        action = rng.choice(match.legal_actions())
+        if isinstance(action, Start):
+            action = Start(None, shuffle_deal(rng))
+        match.apply(action, 0)
+        if len(match.layout) > len(longest):
+            longest = match.layout.copy()
+    return longest
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_board_draws_its_tiles_and_highlights_inside_the_area(seed: int) -> None:
+    layout = random_round(seed)
+    area: Rect = (30, 20, 760, 260)
+    surface = pygame.Surface((820, 300))
+    surface.fill(FELT)
+    geo = layout_board(layout, area)
+    highlighted = [p for p, _ in layout.open_points()][:2]
+    draw_board(surface, geo, highlight_points=highlighted)
+    allowed = [pygame.Rect(t.rect) for t in geo.tiles]
+    allowed += [pygame.Rect(t.rect) for t in geo.targets if t.point in highlighted]
+    assert changed_outside(surface, allowed) == []
+    for placed in geo.tiles:
+        r = pygame.Rect(placed.rect)
+        assert any(surface.get_at((x, r.centery))[:3] == IVORY for x in range(r.left, r.right))
+        orange = any(surface.get_at((r.x + 1, y))[:3] == SPINNER_ORANGE for y in range(r.top, r.bottom))
+        assert orange == placed.is_spinner
+    for target in geo.targets:
+        r = pygame.Rect(target.rect)
+        glow = any(surface.get_at((x, r.top + 1))[:3] == TARGET_GLOW for x in range(r.left, r.right))
+        assert glow == (target.point in highlighted)
+
+
+def test_spinner_outline_can_be_turned_off() -> None:
+    layout = Layout()
+    layout.place(tile(4, 4), None)
+    geo = layout_board(layout, (0, 0, 400, 200))
+    surface = pygame.Surface((400, 200))
+    surface.fill(FELT)
+    draw_board(surface, geo, spinner_outline=False)
+    r = pygame.Rect(geo.tiles[0].rect)
+    assert not any(surface.get_at((x, y))[:3] == SPINNER_ORANGE for x in range(r.left, r.right) for y in range(r.top, r.bottom))

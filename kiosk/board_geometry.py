@@ -475,7 +475,7 @@ def _place_on(
     ignoring the corridors (an arm that has filled its own part of the board spills over).
     Returns (box, vertical, first value, second value) and records the tile's new open end(s).
     """
-    double = tile.is_double
+    double = tile[0] == tile[1]
     plans = _plans(end, grid.wide, double, delay)
     for owner in (end.owner, None):
         for kind, t, drift, then in plans:
@@ -495,7 +495,7 @@ def _place_on(
             _record_end(tile, value, end, shape, drift, then, ends)
             if is_spinner:
                 _open_branches(grid, tile, end.x + end.d[0], end.y + end.d[1], end.d, ends)
-            other = tile.high if value == tile.low else tile.low
+            other = tile[1] if value == tile[0] else tile[0]
             axis = shape[2]
             first, second = (value, other) if axis[0] + axis[1] > 0 else (other, value)
             return box, shape[1], first, second

@@ -155,7 +155,7 @@ def test_handover_screen_shows_no_tile_faces() -> None:
         tap(app, "start", 0)
         s = app.session
         assert s.screen == "handover"
-        from kiosk.board_render import TILE_FACE
+        from kiosk.board_render import IVORY as TILE_FACE
 
         face = pygame.Color(*TILE_FACE)
         for rect in app.view.regions.panels:
@@ -216,10 +216,12 @@ def test_a_clock_digit_redraws_only_the_clocks(app_clock: tuple[App, FakeClock])
     tap(app, "new_match")
     tap(app, "start", 0)
     assert app.draw(clock.now()) == "none"
+    clock.advance(0.5)
+    assert app.draw(clock.now()) == "clocks"  # the delay rounds down: 10 -> 9 after half a second
     clock.advance(0.3)
-    assert app.draw(clock.now()) == "none"  # the delay digit has not changed yet
-    clock.advance(1)
-    assert app.draw(clock.now()) == "clocks"
+    assert app.draw(clock.now()) == "none"  # still 9
+    clock.advance(0.6)
+    assert app.draw(clock.now()) == "clocks"  # 8
     assert app.draw(clock.now()) == "none"
 
 

@@ -18,12 +18,12 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     """Draw the layout inside ``area`` with ``targets`` highlighted; returns a hotspot per target."""
     geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
     draw_board(surface, geometry, highlight_points=tuple(targets))
-    spots = []
     wanted = set(targets)
-    for spot in geometry.spots:
-        if spot.point in wanted:
-            spots.append(Hotspot(pygame.Rect(spot.rect).inflate(8, 8), ("point", spot.point)))
-    return spots
+    return [
+        Hotspot(pygame.Rect(target.rect), ("point", target.point))
+        for target in geometry.targets
+        if target.point in wanted
+    ]
 
 
 def draw_hand(

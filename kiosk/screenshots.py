@@ -123,8 +123,11 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         play_until(s, clock, lambda m: m.phase is Phase.READY and m.round > 0 and m.jockey is not None, seed=3)
 
     def settlement_blocked() -> None:
-        s = _fresh(app, handover=False, balances=(300, 300))
-        play_until(s, clock, lambda m: m.phase is Phase.READY and m.round > 0 and m.jockey is None, seed=8)
+        for seed in range(200):  # the first seed whose match has a blocked round
+            s = _fresh(app, handover=False, balances=(300, 300))
+            if play_until(s, clock, lambda m: m.phase is Phase.READY and m.round > 0 and m.jockey is None
+                          and not m.is_over, seed=seed, limit=400):
+                return
 
     def over_balance() -> None:
         s = _fresh(app, handover=False, balances=(40, 40))

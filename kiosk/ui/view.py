@@ -144,7 +144,8 @@ class View:
         if ui.legend:
             text(surface, ui.legend, pygame.Rect(10, h - int(h * 0.08), w - 20, int(h * 0.06)), int(h * 0.04), theme.TEXT_DIM)
         if ui.status_line:
-            text(surface, ui.status_line, pygame.Rect(10, h - int(h * 0.14), w - 20, int(h * 0.05)), int(h * 0.035), theme.TEXT_DIM)
+            first = ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line
+            text(surface, first, pygame.Rect(10, h - int(h * 0.14), w - 20, int(h * 0.05)), int(h * 0.035), theme.TEXT_DIM)
         if ui.help_open:
             self._help(surface, pygame.Rect(0, 0, w, h))
 
@@ -181,10 +182,14 @@ class View:
         m = session.match
         if not m.layout.is_empty and screen in ("play", "settlement", "match_over", "handover"):
             targets = session.targets() if screen == "play" else []
-            for spot in draw_board_area(surface, r.board, m.layout, targets):
+            area = r.board
+            if screen == "settlement":  # the result card sits above the final layout
+                area = pygame.Rect(area.x, area.y + area.height // 3, area.width, area.height - area.height // 3)
+            for spot in draw_board_area(surface, area, m.layout, targets):
                 self.hotspots.append(spot)
         getattr(self, f"_middle_{screen}")(surface, session, now_ns)
-        self._messages(surface, session, now_ns)
+        if screen != "settlement":
+            self._messages(surface, session, now_ns, above=screen in ("ready", "auction", "handover", "match_over"))
         if ui.help_open:
             self._help(surface, r.middle)
 
@@ -250,13 +255,14 @@ class View:
             return
         playing = m.phase is Phase.PLAY and m.to_act == player
         playable = session.playable_tiles() if playing else set()
-        for tile, tile_rect in draw_hand(panel, rect, hand, playable, session.selected if playing else None, playing):
+        tiles_rect = rect
+        if m.phase in (Phase.READY, Phase.MATCH_OVER) and hand:
+            label = pygame.Rect(rect.x, rect.y, rect.width, rect.height // 5)
+            text(panel, f"{sum(t.pips for t in hand)} pips left in hand", label, label.height, theme.TEXT_DIM)
+            tiles_rect = pygame.Rect(rect.x, label.bottom + 2, rect.width, rect.height - label.height - 2)
+        for tile, tile_rect in draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing):
             if playing:
                 spots.append(Hotspot(tile_rect, ("tile", player, tile)))
-        if m.phase in (Phase.READY, Phase.MATCH_OVER) and hand:
-            pips = sum(t.pips for t in hand)
-            label = pygame.Rect(rect.x, rect.bottom - rect.height // 5, rect.width, rect.height // 5)
-            text(panel, f"{pips} pips in hand", label, label.height, theme.TEXT_DIM)
 
     def _panel_actions(
         self, panel: pygame.Surface, rect: pygame.Rect, ui: UiState, session: GameSession, player: int, spots: list[Hotspot]
@@ -285,8 +291,8 @@ class View:
             else:
                 text(panel, "Look away", big, big.height // 2, theme.TEXT_DIM)
         elif screen == "play" and m.to_act == player:
-            can_draw = any(type(a).__name__ == "Draw" for a in m.legal_actions())
-            button(big, f"Draw ({m.boneyard_count})", ("draw", player), can_draw, can_draw)
+            if any(type(a).__name__ == "Draw" for a in m.legal_actions()):
+                button(big, f"Draw ({m.boneyard_count})", ("draw", player), True)
         elif screen == "match_over":
             button(big, "Rematch", ("rematch",), True)
         if screen in ("auction", "play", "handover"):
@@ -322,7 +328,7 @@ class View:
               buttons: list[tuple[str, tuple[object, ...], bool]] = ()) -> None:  # type: ignore[assignment]
         """A box in the middle of the board with lines of text and buttons, turned toward ``facing``."""
         board = self.regions.board
-        card = pygame.Rect(0, 0, int(board.width * 0.8), int(board.height * 0.86))
+        card = pygame.Rect(0, 0, int(board.width * 0.84), int(board.height * 0.74))
         local = pygame.Surface(card.size, pygame.SRCALPHA)
         pygame.draw.rect(local, (*theme.OVERLAY, 225), local.get_rect(), border_radius=14)
         button_h = int(card.height * 0.24) if buttons else 0
@@ -345,7 +351,7 @@ class View:
         turned = self._facing(facing)
         if turned:
             local = pygame.transform.rotate(local, 180)
-        card.center = board.center
+        card.midtop = (board.centerx, board.y + 2)
         surface.blit(local, card)
         for spot in spots:
             self.hotspots.append(Hotspot(to_screen(spot.rect, card, turned), spot.intent))
@@ -445,15 +451,16 @@ class View:
             lines = [(f"Player {o.winner + 1} wins", 3, theme.ACCENT), (f"because {REASONS[o.reason]}", 2, theme.TEXT)]
         b = session.match.balances
         lines.append((f"Final balances {b[0]} - {b[1]}", 2, theme.TEXT_DIM))
-        self._card(surface, lines, None, [("Rematch", ("rematch",), True), ("Home", ("home",), False)])
+        self._card(surface, lines, None)
 
-    def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
+    def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int, above: bool = False) -> None:
+        """The newest messages at the bottom of the board (below the card when one is shown)."""
         live = session.live_messages(now_ns)[-2:]
         if not live:
             return
         board = self.regions.board
-        h = max(20, board.height // 9)
-        y = board.bottom - h * len(live) - 4
+        h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
+        y = board.bottom - h * len(live) - 2
         for message in live:
             colour = theme.DANGER if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
             rect = pygame.Rect(board.x + board.width // 8, y, board.width * 3 // 4, h)
@@ -480,7 +487,8 @@ class View:
         col_w = (body.width - 16 * (columns - 1)) // columns
         chunks = _split(RULES_HELP, columns)
         for i, chunk in enumerate(chunks):
-            paragraph(surface, chunk, pygame.Rect(body.x + i * (col_w + 16), body.y, col_w, body.height), 26, min_size=10)
+            paragraph(surface, chunk, pygame.Rect(body.x + i * (col_w + 16), body.y, col_w, body.height), 26,
+                      min_size=10, top=True)
 
 
 def _split(value: str, parts: int) -> list[str]:

@@ -117,14 +117,18 @@ def paragraph(
     colour: tuple[int, int, int] = theme.TEXT,
     *,
     min_size: int = 12,
+    top: bool = False,
 ) -> bool:
-    """``value`` wrapped into ``rect``, shrinking the font until it fits; False if it never fits."""
+    """``value`` wrapped into ``rect`` (centred, or from the top), shrinking the font until it fits.
+
+    Returns False if it does not fit even at ``min_size``.
+    """
     while size >= min_size:
         f = theme.font(size)
         lines = theme.wrap(value, rect.width, f)
         height = len(lines) * f.get_linesize()
         if height <= rect.height and all(f.size(line)[0] <= rect.width for line in lines):
-            y = rect.y + (rect.height - height) // 2
+            y = rect.y if top else rect.y + (rect.height - height) // 2
             for line in lines:
                 image = f.render(line, True, colour)
                 surface.blit(image, image.get_rect(midtop=(rect.centerx, y)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -33,6 +34,11 @@ CORNER = 64
 ADMIN_EXIT_STATUS = 10
 """Exit status of the deliberate admin exit (the service does not restart after it)."""
 DEFAULT_WINDOW = (1280, 800)
+MAX_SLEEP_MS = 1000
+"""The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
+BLINK_SLEEP_MS = 125
+"""While a low bank makes LEDs blink, the loop wakes this often to drive them."""
+
 
 
 @dataclass(slots=True)
@@ -87,6 +93,11 @@ class App:
         self.ui.warnings = warnings + tuple(self.ports.warnings)
         self.ui.legend = self._key_legend() if simulator else ""
         self.ui.status_line = self._status_text()
+        self._panel_key: tuple[object, ...] | None = None
+        self._drained = threading.Event()
+        self._wakeup = threading.Event()
+        self._waker = threading.Thread(target=self._wake_on_hardware, name="hardware-waker", daemon=True)
+        self._waker.start()
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -143,9 +154,9 @@ class App:
 
     def step(self, wait: bool = True) -> None:
         """One frame: wait for input or the next due change, take inputs, update, draw."""
-        timeout = self._wait_ms(self.clock.now()) if wait else 0
-        first = pygame.event.wait(timeout) if timeout > 0 else None
-        events = ([first] if first is not None and first.type != pygame.NOEVENT else []) + pygame.event.get()
+        if wait:
+            self._sleep(self._wait_ms(self.clock.now()))
+        events = pygame.event.get()
         now = self.clock.now()
         self.take_inputs(events, now)
         now = self.clock.now()
@@ -154,20 +165,67 @@ class App:
         self._check_holds(now)
         self._idle_return(now)
         self.draw(now)
-        if self.session is not None:
-            self.ports.show(self.session.panel_state(now), now)
+        self._show_panel(now)
         self.ports.update(now)
         self.frames += 1
         if self.frames == 1:
             self.notifier.ready("showing the home screen")
         self.pinger.tick()
 
+    def _show_panel(self, now: int) -> None:
+        """Send the LEDs and the serial panel a new state when what they show has changed."""
+        if self.session is None:
+            return
+        key = (self.session.version, self._clock_key)
+        if key != self._panel_key:
+            self._panel_key = key
+            self.ports.show(self.session.panel_state(now), now)
+
+    def _sleep(self, ms: int) -> None:
+        """Sleep up to ``ms`` in slices of one frame, waking at once when a button press is queued.
+
+        SDL's own event wait polls every millisecond on the Pi's display drivers, so the loop
+        sleeps itself and looks at the screen's events once a frame: a touch is taken in (and
+        stamped) at most one frame after it happened; a physical button is stamped on arrival.
+        """
+        frame = 1000 // self.config.display.fps
+        deadline = self.clock.now() + ms * 1_000_000
+        while True:
+            left = deadline - self.clock.now()
+            if left <= 0 or self._wakeup.wait(min(left / 1e9, frame / 1000)) or pygame.event.peek():
+                break
+        self._wakeup.clear()
+
     def _wait_ms(self, now: int) -> int:
-        """How long the loop may sleep: until the next frame, or sooner if the screen must change."""
-        frame = max(1, 1000 // self.config.display.fps)
-        if self.session is None or self.session.match.clock_running is None:
-            return frame
-        return frame
+        """How long the loop may sleep: until the next thing the screen or the LEDs must show."""
+        due = [now + MAX_SLEEP_MS * 1_000_000]
+        s = self.session
+        if s is not None:
+            m = s.match
+            running = m.clock_running
+            if running is not None:
+                delay = m.delay_left_ns(now)
+                left = delay if delay > 0 else m.bank_ns(running, now)
+                due.append(now + left % NS_PER_S + 1)  # the next displayed digit
+                deadline = m.deadline_ns()
+                if deadline is not None:
+                    due.append(deadline)
+                if delay <= 0 and m.bank_ns(running, now) < 20 * NS_PER_S:
+                    due.append(now + BLINK_SLEEP_MS * 1_000_000)
+            due.extend(message.until_ns for message in s.live_messages(now))
+        hold_ns = int(self.config.kiosk.admin_exit_hold_seconds * NS_PER_S)
+        due.extend(hold.since_ns + hold_ns for hold in self._holds.values())
+        wake = min(due)
+        return max(1, -(-(wake - now) // 1_000_000))
+
+    def _wake_on_hardware(self) -> None:
+        """Wake the frame loop as soon as a button press is queued (runs on its own thread)."""
+        queue = self.ports.queue
+        while self.running:
+            if queue.wait(1, timeout=0.25):
+                self._drained.clear()
+                self._wakeup.set()
+                self._drained.wait(0.25)
 
     def take_inputs(self, events: list[pygame.event.Event], now: int) -> None:
         """Apply screen and hardware inputs in arrival order."""
@@ -178,6 +236,7 @@ class App:
                 stamped.append((now, action))
         for item in self.ports.drain():
             stamped.append((item.arrival_ns, lambda item=item: self.on_button(item)))
+        self._drained.set()
         stamped.sort(key=lambda pair: pair[0])
         for arrival, action in stamped:
             self._last_input_ns = max(self._last_input_ns, arrival)
@@ -306,6 +365,7 @@ class App:
     def new_match(self) -> None:
         """Start a fresh match at the ready screen."""
         self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        self._last_input_ns = max(self._last_input_ns, self.clock.now())
         self.ui.screen = "match"
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
@@ -350,6 +410,10 @@ class App:
 
     def close(self) -> None:
         """Release the hardware and the display."""
+        self.running = False
+        self._drained.set()
+        self._wakeup.set()
+        self._waker.join(timeout=1)
         self.notifier.stopping("leaving")
         self.ports.close()
         pygame.display.quit()

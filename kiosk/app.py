@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import pygame
 
-from engine import NS_PER_S, Phase, Point, Tile
+from engine import NS_PER_S, Phase, Point, Tile, Transfer
 from hardware.config import HardwareConfig
 from hardware.events import Button, InputEvent
 from hardware.keyboard import handle_pygame_event
@@ -26,7 +26,7 @@ from .config import KioskConfig
 from .sdnotify import Notifier, WatchdogPinger
 from .session import GameSession
 from .timesource import Clock, MonotonicClock
-from .ui.view import UiState, View
+from .ui.view import ChipFlight, UiState, View
 from .ui.widgets import Intent
 
 CORNER = 64
@@ -94,6 +94,8 @@ class App:
         self.ui.legend = self._key_legend() if simulator else ""
         self.ui.status_line = self._status_text()
         self._panel_key: tuple[object, ...] | None = None
+        self.flight: ChipFlight | None = None
+        self._events_seen = 0
         self._drained = threading.Event()
         self._wakeup = threading.Event()
         self._waker = threading.Thread(target=self._wake_on_hardware, name="hardware-waker", daemon=True)
@@ -162,6 +164,7 @@ class App:
         now = self.clock.now()
         if self.session is not None:
             self.session.tick(now)
+            self._start_flights(now)
         self._check_holds(now)
         self._idle_return(now)
         self.draw(now)
@@ -171,6 +174,16 @@ class App:
         if self.frames == 1:
             self.notifier.ready("showing the home screen")
         self.pinger.tick()
+
+    def _start_flights(self, now: int) -> None:
+        """Animate the newest transfer (chips flying from the payer's stack to the payee's)."""
+        events = self.session.events if self.session is not None else []
+        for event in events[self._events_seen :]:
+            if isinstance(event, Transfer):
+                self.flight = ChipFlight(event.payer, event.payee, event.points, now)
+        self._events_seen = len(events)
+        if self.flight is not None and self.flight.progress(now) >= 1.0:
+            self.flight = None
 
     def _show_panel(self, now: int) -> None:
         """Send the LEDs and the serial panel a new state when what they show has changed."""
@@ -199,6 +212,8 @@ class App:
     def _wait_ms(self, now: int) -> int:
         """How long the loop may sleep: until the next thing the screen or the LEDs must show."""
         due = [now + MAX_SLEEP_MS * 1_000_000]
+        if self.flight is not None:
+            due.append(now + 1_000_000_000 // self.config.display.fps)
         s = self.session
         if s is not None:
             m = s.match
@@ -365,6 +380,8 @@ class App:
     def new_match(self) -> None:
         """Start a fresh match at the ready screen."""
         self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        self.flight = None
+        self._events_seen = 0
         self._last_input_ns = max(self._last_input_ns, self.clock.now())
         self.ui.screen = "match"
         self.ui.help_open = False
@@ -387,13 +404,14 @@ class App:
         if s is None:
             return (self.ui.version, self.ui.screen)
         live = tuple(id(m) for m in s.live_messages(now))
-        return (self.ui.version, self.ui.screen, s.version, live)
+        flying = None if self.flight is None else (id(self.flight), now)
+        return (self.ui.version, self.ui.screen, s.version, live, flying)
 
     def draw(self, now: int) -> str:
         """Redraw what changed; returns "full", "clocks" or "none"."""
         key = self.screen_key(now)
         if key != self._drawn_key:
-            self.view.draw_full(self.screen, self.ui, self.session, now)
+            self.view.draw_full(self.screen, self.ui, self.session, now, self.flight)
             self._drawn_key = key
             self._clock_key = self.view.clock_key(self.session, now)
             pygame.display.flip()

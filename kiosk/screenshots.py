@@ -19,12 +19,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from engine import NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Start, shuffle_deal  # noqa: E402
+from engine import NS_PER_S, Bid, Match, Phase, Play, Start, Transfer, shuffle_deal  # noqa: E402
 
 from .app import App  # noqa: E402
 from .config import KioskConfig  # noqa: E402
 from .session import GameSession, match_config  # noqa: E402
 from .timesource import FakeClock  # noqa: E402
+from .ui.view import ChipFlight  # noqa: E402
 
 SIZES = ((800, 480), (1280, 800))
 ORIENTATIONS = ("table", "upright")
@@ -110,6 +111,14 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s = _fresh(app, handover=False, balances=(300, 300))
         play_until(s, clock, lambda m: m.phase is Phase.PLAY and len(m.layout) >= 17, seed=5)
 
+    def play_score() -> None:
+        s = _fresh(app, handover=False)
+        play_until(s, clock, lambda m: len(s.events) > 0 and isinstance(s.events[-1], Transfer)
+                   and s.events[-1].points >= 10, seed=4)
+        event = s.events[-1]
+        app._events_seen = len(s.events)
+        app.flight = ChipFlight(event.payer, event.payee, event.points, clock.now() - 300_000_000)
+
     def play_help() -> None:
         play_late()
         app.do(("help",), clock.now())
@@ -148,7 +157,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "home": home, "settings": settings, "home-help": home_help, "ready": ready,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
         "handover": handover, "play-opening": play_opening, "play-selected": play_selected,
-        "play-late": play_late, "play-help": play_help, "resign-confirm": resign_confirm,
+        "play-late": play_late, "play-score": play_score, "play-help": play_help, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
     }
@@ -165,8 +174,10 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
         for name, arrange in scenes(app, clock).items():
             if only and name not in only:
                 continue
+            app.flight = None
             arrange()
-            clock.advance(0.5)
+            if app.flight is None:
+                clock.advance(0.5)
             app._drawn_key = None  # always a full picture
             app.draw(clock.now())
             path = out / f"{size[0]}x{size[1]}-{orientation}-{name}.png"

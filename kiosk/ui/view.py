@@ -57,6 +57,21 @@ class UiState:
 
 
 @dataclass(frozen=True, slots=True)
+class ChipFlight:
+    """Chips flying from the payer's stack to the payee's after a transfer."""
+
+    payer: int
+    payee: int
+    points: int
+    start_ns: int
+    duration_ns: int = 700_000_000
+
+    def progress(self, now_ns: int) -> float:
+        """0 at the start, 1 when the chips have landed."""
+        return min(1.0, max(0.0, (now_ns - self.start_ns) / self.duration_ns))
+
+
+@dataclass(frozen=True, slots=True)
 class ClockSpot:
     """Where a player's clock is on screen."""
 
@@ -74,10 +89,18 @@ class View:
         self.regions: Regions = compute_regions(size[0], size[1], orientation)
         self.hotspots: list[Hotspot] = []
         self.clocks: list[ClockSpot] = []
+        self.chip_stacks: dict[int, pygame.Rect] = {}
 
     # -- entry points ------------------------------------------------------------------------
 
-    def draw_full(self, surface: pygame.Surface, ui: UiState, session: GameSession | None, now_ns: int) -> None:
+    def draw_full(
+        self,
+        surface: pygame.Surface,
+        ui: UiState,
+        session: GameSession | None,
+        now_ns: int,
+        flight: ChipFlight | None = None,
+    ) -> None:
         """Paint the whole screen; afterwards ``hotspots`` and ``clocks`` describe it."""
         self.hotspots = []
         self.clocks = []
@@ -90,6 +113,30 @@ class View:
             self._table(surface, ui, session, now_ns)
         if ui.warnings and ui.screen != "match":
             self._warning_banner(surface, ui.warnings)
+        if flight is not None and session is not None and ui.screen == "match":
+            self._chip_flight(surface, flight, now_ns)
+
+    def _chip_flight(self, surface: pygame.Surface, flight: ChipFlight, now_ns: int) -> None:
+        """Up to ten chips on their way between the two stacks, with the points above them."""
+        start, end = self.chip_stacks.get(flight.payer), self.chip_stacks.get(flight.payee)
+        if start is None or end is None:
+            return
+        t = flight.progress(now_ns)
+        eased = 1 - (1 - t) ** 3
+        chips = max(1, min(10, flight.points // 5))
+        size = max(10, start.height // 2)
+        for i in range(chips):
+            lag = i * 0.04
+            u = min(1.0, max(0.0, (eased - lag) / (1 - lag) if lag < 1 else 1))
+            x = start.centerx + (end.centerx - start.centerx) * u
+            y = start.centery + (end.centery - start.centery) * u
+            chip = pygame.Rect(0, 0, size, size // 2)
+            chip.center = (int(x), int(y) - i * 2)
+            pygame.draw.ellipse(surface, theme.CHIP, chip)
+            pygame.draw.ellipse(surface, theme.CHIP_EDGE, chip, width=1)
+        label = theme.font(max(16, size), bold=True).render(f"+{flight.points}", True, theme.SCORE)
+        mid = (start.centerx + (end.centerx - start.centerx) * eased, start.centery + (end.centery - start.centery) * eased)
+        surface.blit(label, label.get_rect(midbottom=(int(mid[0]), int(mid[1]) - size)))
 
     def clock_key(self, session: GameSession | None, now_ns: int) -> tuple[object, ...]:
         """What the clocks show at ``now_ns`` (a change means the clocks need repainting)."""
@@ -159,9 +206,15 @@ class View:
             text(surface, line, pygame.Rect(int(w * 0.08), y, int(w * 0.84), row_h), row_h - 4, align="left")
             y += row_h
         back = pygame.Rect(0, 0, int(w * 0.25), max(40, int(h * 0.1)))
-        back.midbottom = (w // 2, h - int(h * 0.04))
+        back.bottomright = (w // 2 - 8, h - int(h * 0.04))
         draw_button(surface, back, "Back", primary=True)
         self.hotspots.append(Hotspot(back, ("home",)))
+        rules = back.copy()
+        rules.bottomleft = (w // 2 + 8, back.bottom)
+        draw_button(surface, rules, "Rules")
+        self.hotspots.append(Hotspot(rules, ("help",)))
+        if ui.help_open:
+            self._help(surface, pygame.Rect(0, 0, w, h))
 
     def _warning_banner(self, surface: pygame.Surface, warnings: tuple[str, ...]) -> None:
         w, h = self.size
@@ -210,6 +263,7 @@ class View:
         text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
         chips = pygame.Rect(status.x + status.width // 2, status.y + name_h, status.width // 2, status.height // 3)
         draw_chips(panel, chips, m.balances[player])
+        self.chip_stacks[player] = to_screen(chips, rect, turned)
         clock_local = pygame.Rect(status.x, chips.bottom + 2, status.width, status.bottom - chips.bottom - 2)
         self._clock_face(panel, clock_local, session, player, now_ns)
         self.clocks.append(ClockSpot(player, to_screen(clock_local, rect, turned), turned))
@@ -362,7 +416,7 @@ class View:
             how = "Ranked opening: the highest double opens (no double: the heaviest tile)"
         else:
             how = f"Auction: player {m.jockey + 1} is the jockey; player {2 - m.jockey} bids first"
-        self._card(surface, [("Round 1", 3, theme.ACCENT), (how, 2, theme.TEXT),
+        self._card(surface, [(f"Round {m.round + 1}", 3, theme.ACCENT), (how, 2, theme.TEXT),
                              ("Clocks are stopped. Either player presses Start.", 2, theme.TEXT_DIM)], None)
 
     def _middle_settlement(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
@@ -397,7 +451,8 @@ class View:
         y = inner.y
         for value, size, colour in lines:
             h = inner.height * size // weights
-            text(surface, value, pygame.Rect(inner.x, y, inner.width, h), int(h * 0.85), colour, bold=size >= 3)
+            cap = self.size[1] // (12 if size >= 3 else 17)
+            text(surface, value, pygame.Rect(inner.x, y, inner.width, h), min(int(h * 0.85), cap), colour, bold=size >= 3)
             y += h
 
     def _middle_handover(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:

@@ -241,3 +241,52 @@ def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) ->
     assert any(c.player == player for c in app.view.clocks)  # clocks stay on screen under the help
     tap(app, "help_close")
     assert not app.ui.help_open
+
+
+LINE_TO_BLOCK = (  # one line of 24 tiles from [0|0]; its ends: [0|0] lineA (0) and [1|1] lineB (1)
+    "0|0 0|6 6|6 5|6 5|5 4|5 4|6 1|6 1|5 3|5 3|4 4|4 2|4 2|5 0|5 0|4 1|4 1|3 3|3 0|3 0|2 2|2 1|2 1|1"
+)
+
+
+def blocked_soon(app: App, clock: FakeClock) -> None:
+    """Player 1 to play [0|1] (from [0|1] [2|3]); player 2 holds [2|6] [3|6]; the boneyard is empty."""
+    from engine import ALL_TILES, Layout, Match, Tile
+
+    layout, data_layout = Layout(), []
+    names = LINE_TO_BLOCK.split()
+    end = None
+    for name in names:
+        tile = Tile.parse(name)
+        layout.place(tile, end)
+        data_layout.append([name, None if end is None else [str(end.tile), end.slot.value]])
+        end = next(p for p, _ in layout.open_points() if p.tile == tile and p.slot.value in ("high", "low", "lineB"))
+    s = app.session
+    data = s.match.to_dict()
+    now = clock.now()
+    data.update(
+        phase="play", round=1, hands=[["0|1", "2|3"], ["2|6", "3|6"]], boneyard=[], layout=data_layout,
+        to_act=0, opening_tile=None, drawn=None, passes=0, auction=None, after_reveal=None, last_actor=1,
+        jockey=None, last_ns=now, clock={**data["clock"], "running": 0, "started_ns": now},
+    )
+    assert len(names) + 4 == len(ALL_TILES)
+    s.match = Match.from_dict(data)
+    s.version += 1
+
+
+def test_blocked_round_after_automatic_passes_shows_the_settlement(app_clock: tuple[App, FakeClock]) -> None:
+    from engine import Point, Tile
+
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    blocked_soon(app, clock)
+    frame(app)
+    tap(app, "tile", 0, Tile.parse("0|1"))
+    assert app.session.selected == Tile.parse("0|1")  # two points: pick one
+    tap(app, "point", Point.parse("1|1", "lineB"))
+    s = app.session
+    assert s.screen == "settlement" and s.match.round == 1
+    assert s.match.balances == (165, 135)  # 5 pips against 17: player 1 receives 15
+    passes = [m.text for m in s.messages if "cannot play and passes" in m.text]
+    assert len(passes) == 2
+    assert any(spot.intent == ("start", 1) for spot in app.view.hotspots)  # Continue on both sides

@@ -105,10 +105,10 @@ class View:
         self.hotspots = []
         self.clocks = []
         surface.fill(theme.BACKGROUND)
-        if ui.screen == "home" or session is None:
-            self._home(surface, ui)
-        elif ui.screen == "settings":
+        if ui.screen == "settings":
             self._settings(surface, ui)
+        elif ui.screen == "home" or session is None:
+            self._home(surface, ui)
         else:
             self._table(surface, ui, session, now_ns)
         if ui.warnings and ui.screen != "match":

@@ -1,0 +1,136 @@
+"""Resuming an unfinished match at start-up under the clock rules of RULES.md §7.
+
+Same boot: the running clock continues from its recorded start, so the time the kiosk was down is
+charged (and may end the match on time). Another boot (or a monotonic clock that went backwards)
+while a clock ran: the match is aborted without a rated result, and the journal says why. No clock
+running: play continues. The restart is itself a journal row (``restart`` with ``same_boot``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
+from engine.snapshot import restore_text
+
+from .journal import Journal, ResumeFailed, ResumePoint
+from .recorder import MatchRecorder, RecordingMatch, _t_ms
+
+
+@dataclass
+class Resumed:
+    """The restored match, ready to go into ``session.match``, and what to tell the players."""
+
+    match: RecordingMatch
+    recorder: MatchRecorder
+    """Already watching ``match``; the restart row is committed."""
+    events: list[Event]
+    """What the restore caused (a loss on time while down, an abort)."""
+    message: str
+    """A sentence for the screen."""
+    match_id: int
+    players: tuple[int | None, int | None]
+    seq: int
+    """The last good row restored (0: no command had been recorded)."""
+    down_ns: int | None
+    """From the last recorded command to ``now_ns`` in the same boot (None: not measurable)."""
+    dropped: tuple[int, ...] = field(default=())
+    """Damaged rows after ``seq`` that were set aside."""
+
+    @property
+    def aborted(self) -> bool:
+        """True when the restart aborted the match."""
+        o = self.match.outcome
+        return o is not None and o.reason is EndReason.ABORTED
+
+
+def _who(player: int) -> str:
+    return f"Player {player + 1}"
+
+
+def _secs(ns: int) -> str:
+    s = ns / NS_PER_S
+    return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
+
+
+def resume(journal: Journal, boot_id: str, now_ns: int, *,
+           wall_clock: Callable[[], float] = time.time) -> Resumed | None:
+    """Restore the journal's unfinished match at ``now_ns`` in boot ``boot_id``, or None if none.
+
+    Damaged rows after the last good one are moved to ``discarded_entries`` first. Raises
+    ``ResumeFailed`` (after closing the match as aborted in the journal) when the saved state
+    cannot be restored at all, e.g. a snapshot from an incompatible engine version.
+    """
+    point = journal.unfinished()
+    if point is None:
+        return None
+    if point.damaged:
+        journal.discard_after(point.match_id, point.seq, "damaged: failed its checksum at start-up",
+                              wall_s=wall_clock())
+    if point.snapshot is None:
+        return _not_started(journal, point, boot_id, wall_clock)
+    try:
+        data = json.loads(point.snapshot)
+        old_boot = data["boot_id"]
+        clock = data["clock"]
+        running = clock["running"]
+        last_ns = data["last_ns"]
+        started = clock["started_ns"]
+        restored, events = restore_text(point.snapshot, boot_id=boot_id, now_ns=now_ns)
+    except (SnapshotError, ValueError, KeyError, TypeError) as exc:
+        detail = f"the saved match could not be restored: {exc}"
+        journal.finish(point.match_id, Outcome(None, EndReason.ABORTED, False, detail), wall_s=wall_clock())
+        raise ResumeFailed(
+            f"The kiosk restarted but the unfinished match could not be restored ({exc}); it was closed "
+            "without a result."
+        ) from exc
+    same_base = old_boot == boot_id and now_ns >= max(last_ns or 0, started or 0)
+    down_ns = now_ns - point.arrival_ns if same_base and point.arrival_ns is not None else None
+    match = RecordingMatch.adopt(restored)
+    recorder = MatchRecorder(journal, point.match_id, boot_id, next_seq=point.seq + 1, wall_clock=wall_clock)
+    recorder.watch(match)
+    step: dict[str, object] = {"do": "restart", "same_boot": same_base, "t": _t_ms(now_ns)}
+    if match.is_over and match.outcome is not None and match.outcome.reason is EndReason.ABORTED:
+        step["reason"] = match.outcome.detail
+    recorder.note(match, step, now_ns)
+    recorder.sync(match, now_ns)
+    message = _message(match, running, old_boot == boot_id, down_ns, point.damaged)
+    return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
+                   point.damaged)
+
+
+def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
+                 wall_clock: Callable[[], float]) -> Resumed:
+    config = MatchConfig.from_dict(point.match.config)
+    recorder = MatchRecorder(journal, point.match_id, boot_id, next_seq=1, wall_clock=wall_clock)
+    match = recorder.watch(RecordingMatch(config, boot_id=boot_id))
+    message = "The kiosk restarted before the match began; press Start when ready."
+    if point.damaged:
+        message += " The first command was damaged by the power cut and was dropped."
+    return Resumed(match, recorder, [], message, point.match_id, point.match.players, 0, None, point.damaged)
+
+
+def _message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,
+             damaged: tuple[int, ...]) -> str:
+    o = match.outcome
+    tail = " The last command before the power cut was damaged and was dropped." if damaged else ""
+    if running is None:
+        if o is not None:
+            return "The kiosk restarted; the match had already ended." + tail
+        return "The kiosk restarted; no clock was running, so nothing was lost." + tail
+    who = _who(running)
+    if o is not None and o.reason is EndReason.ABORTED:
+        if not same_boot:
+            return f"The machine restarted while {who}'s clock was running: the match is aborted without a result." + tail
+        return (f"The kiosk's clock went backwards while {who}'s clock was running: the match is aborted "
+                "without a result." + tail)
+    down = "" if down_ns is None else f" ({_secs(down_ns)})"
+    if o is not None and o.reason is EndReason.TIME:
+        return (f"The kiosk restarted; {who}'s time ran out while it was down{down}: "
+                f"{_who(1 - running)} wins on time." + tail)
+    if down_ns is None:
+        return f"The kiosk restarted; the match continues on {who}'s clock." + tail
+    return f"The kiosk restarted; the match continues — the {_secs(down_ns)} it was down were charged to {who}." + tail

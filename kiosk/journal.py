@@ -100,6 +100,8 @@ class StoredEntry:
     step: dict[str, Any]
     snapshot: str | None
     """None once the match is finished (only the last snapshot is kept), or when damaged."""
+    snapshot_sha: str
+    """SHA-256 (hex) of the snapshot text, kept when the snapshot itself is dropped."""
     arrival_ns: int
     boot_id: str
     wall_s: float
@@ -242,7 +244,12 @@ def _dumps(value: Any) -> str:
 
 
 def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _text(raw: bytes) -> str:
+    """Stored text; bytes that are not UTF-8 (a damaged page) survive as escapes and fail the checksum."""
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _checksum(match_id: int, seq: int, step_json: str, snapshot_sha: str, arrival_ns: int, boot_id: str,
@@ -317,6 +324,7 @@ class Journal:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0.2)
         except sqlite3.Error as exc:
             raise _unavailable(path, exc) from exc
+        conn.text_factory = _text
         try:
             conn.execute("PRAGMA locking_mode=EXCLUSIVE")
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -816,6 +824,7 @@ def _stored(match_id: int, row: Sequence[Any]) -> StoredEntry:
         seq=int(seq),
         step=step,
         snapshot=snapshot if intact else None,
+        snapshot_sha=snap_sha if isinstance(snap_sha, str) else "",
         arrival_ns=arrival_ns if isinstance(arrival_ns, int) else 0,
         boot_id=boot_id if isinstance(boot_id, str) else "",
         wall_s=float(wall) if isinstance(wall, (int, float)) else 0.0,

@@ -151,3 +151,23 @@ def test_resume_then_play_on_then_resume_again(journal: Journal) -> None:
                 break
     rows = journal.commands(table.recorder.match_id)
     assert [e.seq for e in rows] == list(range(1, len(rows) + 1)) and all(e.intact for e in rows)
+
+
+def test_commits_can_run_on_a_worker_thread_in_order(journal: Journal) -> None:
+    from kiosk.recorder import CommitWorker
+
+    table = new_table(journal, seed=6)
+    worker = CommitWorker()
+    futures = []
+    for _ in range(30):
+        table.now += 1 * S
+        table.session.tick(table.now)
+        if table.match.is_over:
+            break
+        assert table.session.command(table.rng.choice(table.match.legal_actions()), table.now)
+        futures.append(worker.submit(table.recorder, table.recorder.prepare(table.match, table.now)))
+    assert sum(f.result(timeout=30) for f in futures) >= 30
+    worker.close()
+    rows = journal.commands(table.recorder.match_id)
+    assert [e.seq for e in rows] == list(range(1, len(rows) + 1)) and all(e.intact for e in rows)
+    assert rows[-1].snapshot == save_text(table.match)

@@ -1,4 +1,4 @@
-"""``python -m kiosk.screenshots``: a PNG of every screen, at several sizes, in both orientations.
+"""``python -m kiosk.screenshots``: a PNG of every screen, at several sizes, in both orientations, in every language.
 
 Runs headless (SDL's dummy video driver) with a fake clock and fixed random seeds, so the same
 command always draws the same pictures. Look at them before calling a screen done.
@@ -23,6 +23,7 @@ from engine import NS_PER_S, Bid, Match, Phase, Play, Start, Transfer, shuffle_d
 
 from .app import App  # noqa: E402
 from .config import KioskConfig  # noqa: E402
+from .i18n import LANGUAGES, next_language  # noqa: E402
 from .session import GameSession, match_config  # noqa: E402
 from .timesource import FakeClock  # noqa: E402
 from .ui.view import ChipFlight  # noqa: E402
@@ -74,6 +75,12 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def ready() -> None:
         _fresh(app)
 
+    def ready_languages() -> None:  # each player in a language of their own (neither the host's)
+        _fresh(app)
+        for player in (0, 1):
+            app.ui.player_languages[player] = next_language(next_language(app.ui.language) if player else app.ui.language)
+        app.ui.changed()
+
     def ready_auction() -> None:
         s = _fresh(app, jockey=1)
         s.match._jockey = 1  # as after a domino by player 2
@@ -123,6 +130,16 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         play_late()
         app.do(("help",), clock.now())
 
+    def help_counting() -> None:  # the page with the first worked layouts, over the play screen
+        play_help()
+        app.draw(clock.now())
+        for page in range(1, 30):
+            if any(s.intent[:2] == ("ui", "help_page") and s.intent[2] == page for s in app.view.hotspots):
+                app.do(("ui", "help_page", page), clock.now())
+                app.draw(clock.now())
+                if app.view.help_has_figures:
+                    return
+
     def resign_confirm() -> None:
         play_opening()
         app.do(("resign", 0), clock.now())
@@ -154,19 +171,21 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s.version += 1
 
     return {
-        "home": home, "settings": settings, "home-help": home_help, "ready": ready,
+        "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
         "handover": handover, "play-opening": play_opening, "play-selected": play_selected,
-        "play-late": play_late, "play-score": play_score, "play-help": play_help, "resign-confirm": resign_confirm,
+        "play-late": play_late, "play-score": play_score, "play-help": play_help,
+        "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
     }
 
 
-def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str] = ()) -> list[Path]:
-    """Write one PNG per scene for ``size`` and ``orientation``; returns the files."""
+def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str] = (), language: str = "en") -> list[Path]:
+    """Write one PNG per scene for ``size``, ``orientation`` and host ``language``; returns the files."""
     config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation))
+    config = replace(config, display=replace(config.display, orientation=orientation),
+                     kiosk=replace(config.kiosk, language=language))
     clock = FakeClock(5 * NS_PER_S)
     app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(7))
     written = []
@@ -175,12 +194,13 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
             if only and name not in only:
                 continue
             app.flight = None
+            app.ui.player_languages = [None, None]  # each scene starts in the host language
             arrange()
             if app.flight is None:
                 clock.advance(0.5)
             app._drawn_key = None  # always a full picture
             app.draw(clock.now())
-            path = out / f"{size[0]}x{size[1]}-{orientation}-{name}.png"
+            path = out / f"{size[0]}x{size[1]}-{orientation}-{language}-{name}.png"
             pygame.image.save(app.screen, str(path))
             written.append(path)
     finally:
@@ -193,13 +213,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="screenshots", help="folder for the PNG files (default: screenshots)")
     parser.add_argument("--only", nargs="*", default=(), help="scene names to draw (default: all)")
+    parser.add_argument("--language", nargs="*", default=LANGUAGES, choices=LANGUAGES,
+                        help="host languages (default: all four)")
+    parser.add_argument("--size", nargs="*", default=[f"{w}x{h}" for w, h in SIZES], help="sizes, e.g. 800x480")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for size in SIZES:
+    for size_name in args.size:
+        w, h = (int(v) for v in size_name.split("x"))
         for orientation in ORIENTATIONS:
-            count += len(shoot(out, size, orientation, args.only))
+            for language in args.language:
+                count += len(shoot(out, (w, h), orientation, args.only, language))
     print(f"wrote {count} screenshots to {out}/")
     return 0
 

@@ -41,6 +41,7 @@ from hardware.state import Phase as PanelPhase
 from hardware.state import PanelState, PlayerPanel
 
 from .config import MatchSettings
+from .i18n import N_, T, TN, Text, match_template
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
@@ -53,6 +54,7 @@ class Message:
     """A short text for one player (None: both) shown until ``until_ns``."""
 
     text: str
+    """English; a ``kiosk.i18n.Text``, which the screen shows in the reader's language."""
     player: int | None
     kind: str  # "info", "refused", "score"
     until_ns: int
@@ -113,7 +115,7 @@ class GameSession:
             events = self.match.apply(action, arrival_ns)
         except IllegalAction as refusal:
             who = getattr(action, "player", None)
-            self.say(_sentence(refusal.message), arrival_ns, who, "refused")
+            self.say(refusal_text(refusal), arrival_ns, who, "refused")
             return False
         self.selected = None
         self._record(events, arrival_ns)
@@ -149,15 +151,17 @@ class GameSession:
             if button is Button.DECLINE:
                 return self.command(Decline(player), arrival_ns)
             if auction.bid is None and player == m.to_act:
-                self.say("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open.", arrival_ns, player, "refused")
+                self.say(T("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."), arrival_ns, player,
+                         "refused")
                 return False
             return self.command(Accept(player), arrival_ns)
         if phase is Phase.PLAY:
-            self.say("Tiles are played on the screen.", arrival_ns, player)
+            self.say(T("Tiles are played on the screen."), arrival_ns, player)
         elif phase is Phase.MATCH_OVER:
-            self.say("The match is over.", arrival_ns, player)
+            self.say(T("The match is over."), arrival_ns, player)
         elif phase is Phase.HANDOVER:
-            self.say(f"Waiting for player {m.to_act + 1 if m.to_act is not None else '?'} to reveal.", arrival_ns, player)
+            self.say(T("Waiting for player {number} to reveal.", number=m.to_act + 1 if m.to_act is not None else "?"),
+                     arrival_ns, player)
         return False
 
     def select(self, tile: Tile, arrival_ns: int) -> bool:
@@ -169,11 +173,13 @@ class GameSession:
         plays = [a for a in m.legal_actions() if isinstance(a, Play) and a.tile == tile]
         if not plays:
             if m.drawn_tile is not None:
-                self.say(f"You drew [{m.drawn_tile}], which fits: play that tile.", arrival_ns, player, "refused")
+                self.say(T("You drew [{tile}], which fits: play that tile.", tile=m.drawn_tile), arrival_ns, player,
+                         "refused")
             elif m.opening_tile is not None:
-                self.say(f"This round opens by rank: play [{m.opening_tile}].", arrival_ns, player, "refused")
+                self.say(T("This round opens by rank: play [{tile}].", tile=m.opening_tile), arrival_ns, player,
+                         "refused")
             else:
-                self.say(f"[{tile}] does not fit anywhere.", arrival_ns, player, "refused")
+                self.say(T("[{tile}] does not fit anywhere.", tile=tile), arrival_ns, player, "refused")
             self.selected = None
             self.version += 1
             return False
@@ -282,15 +288,17 @@ class GameSession:
             self.events.append(event)
             if isinstance(event, Transfer):
                 if event.reason is TransferReason.SCORE:
-                    self.say(f"Player {event.payee + 1} scores {event.points}", now_ns, None, "score")
+                    self.say(TN("Player {number} scores {n}", "Player {number} scores {n}", event.points,
+                                number=event.payee + 1), now_ns, None, "score")
                 elif event.reason is TransferReason.AUCTION:
-                    self.say(f"Player {event.payer + 1} pays {event.points} for the opening", now_ns, None, "score")
+                    self.say(TN("Player {number} pays {n} for the opening", "Player {number} pays {n} for the opening",
+                                event.points, number=event.payer + 1), now_ns, None, "score")
             elif isinstance(event, RoundEnded) and event.blocked:
-                self.say("Blocked: both players passed", now_ns)
+                self.say(T("Blocked: both players passed"), now_ns)
             elif isinstance(event, RoundEnded):
-                self.say(f"Domino! Player {event.dominoer + 1} played the last tile", now_ns)  # type: ignore[operator]
+                self.say(T("Domino! Player {number} played the last tile", number=event.dominoer + 1), now_ns)  # type: ignore[operator]
             elif isinstance(event, MatchEnded) and event.outcome.reason is EndReason.TIME:
-                self.say("Time is up", now_ns)
+                self.say(T("Time is up"), now_ns)
 
     def _pass_if_required(self, now_ns: int) -> None:
         m = self.match
@@ -300,7 +308,7 @@ class GameSession:
                 return
             player = m.to_act
             self._record(m.apply(legal[0], now_ns), now_ns)
-            self.say(f"Player {player + 1} cannot play and passes", now_ns)
+            self.say(T("Player {number} cannot play and passes", number=player + 1), now_ns)
 
     def _reset_bid_draft(self) -> None:
         auction = self.match.auction()
@@ -310,3 +318,58 @@ class GameSession:
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+ENGINE_REFUSALS = (
+    N_("It is the other player's turn."),
+    N_("The other player is the one to reveal their hand."),
+    N_("The player to act must reveal their hand first."),
+    N_("That is not possible now: the match is in its {phase} phase."),
+    N_("Start / Continue is only possible between rounds."),
+    N_("There is no hand-over to finish: the player to act can already see their hand."),
+    N_("[{tile}] is not in your hand."),
+    N_("You drew [{tile}], which fits: it must be played now."),
+    N_("This round opens by rank: it must open with [{tile}]."),
+    N_("[{tile}] does not match the {value} at {point}."),
+    N_("That is not an open connection point."),
+    N_("Say where [{tile}] goes: the layout is already open."),
+    N_("[{tile}] opens the layout: it is not placed on another tile."),
+    N_("The boneyard is empty: pass instead."),
+    N_("Draw from the boneyard first: pass only when it is empty."),
+    N_("Declining is only possible as the first auction action: accept or raise."),
+    N_("There is no bid to accept: bid or decline."),
+    N_("Bids are multiples of 5 and the smallest bid now is {least}, not {amount}."),
+    N_("A bid of {amount} would cost {cost} points and you have {balance}."),
+    N_("The match is over ({reason})."),
+    N_("The match was aborted: nothing more can be played."),
+)
+"""The engine's refusals as the session shows them (its English, as a sentence), with their parameters."""
+PHASES = {"ready": N_("ready"), "auction": N_("auction"), "play": N_("play"), "handover": N_("hand-over"),
+          "match_over": N_("match over")}
+END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
+               "aborted": N_("aborted")}
+GENERIC_REFUSALS = {
+    "not_your_turn": N_("It is the other player's turn."),
+    "illegal_play": N_("That tile cannot go there."),
+    "must_play_drawn": N_("The drawn tile must be played now."),
+    "cannot_draw": N_("You cannot draw now."),
+    "cannot_pass": N_("You cannot pass now."),
+    "bad_amount": N_("That bid is not allowed."),
+    "unaffordable": N_("You cannot afford that bid."),
+    "match_over": N_("The match is over."),
+}
+
+
+def refusal_text(refusal: IllegalAction) -> Text:
+    """The engine's refusal as a sentence that every kiosk language can show.
+
+    The English is exactly the engine's message made a sentence; a message the kiosk does not know
+    is shown in the reader's language by its kind ("That is not possible now.")."""
+    english = _sentence(refusal.message)
+    found = match_template(ENGINE_REFUSALS, english)
+    if found is None:
+        return Text(GENERIC_REFUSALS.get(refusal.code, N_("That is not possible now.")))
+    for key, names in (("phase", PHASES), ("reason", END_REASONS)):
+        if key in found.params and found.params[key] in names:
+            found.params[key] = Text(names[found.params[key]])
+    return found

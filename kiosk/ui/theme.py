@@ -1,10 +1,20 @@
-"""Colours, fonts and text fitting for every screen."""
+"""Colours, fonts and text fitting for every screen.
+
+Sizes are line heights in pixels, as with pygame's built-in font: a font of size 30 fills a
+30-pixel line. The font for a string is the first face (``kiosk.fonts``) with a glyph for every
+one of its characters. Fitting and rendering are cached: a full redraw renders almost nothing.
+
+``RECORDER``, when set to a list, receives a ``Fit`` for every text drawn (the fit tests).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import pygame
+
+from .. import fonts
 
 BACKGROUND = (14, 61, 43)  # table felt
 BOARD = (20, 84, 58)
@@ -23,24 +33,72 @@ CHIP_EDGE = (250, 230, 210)
 OVERLAY = (6, 24, 18)
 SCORE = (255, 214, 102)
 
+EM_SCALE = 0.6875
+"""A font's em over its size (pygame's built-in font uses the same ratio)."""
+MIN_SIZE = 12
+"""Fitting never shrinks text below this size."""
+MIN_READABLE = 14
+"""The smallest size the fit tests accept on an 800 x 480 screen (an em of about 10 pixels)."""
 
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """The kiosk's font at ``size`` pixels."""
-    f = pygame.font.Font(None, max(8, size))
-    f.set_bold(bold)
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """One text as drawn: its box, the size asked for and the size used, and whether it fitted."""
+
+    text: str
+    box: tuple[int, int]
+    asked: int
+    used: int
+    width: int
+    height: int
+    fits: bool
+    kind: str = "line"
+
+
+RECORDER: list[Fit] | None = None
+
+
+def record(fit: Fit) -> None:
+    if RECORDER is not None:
+        RECORDER.append(fit)
+
+
+@lru_cache(maxsize=256)
+def _font(size: int, bold: bool, face: fonts.Face) -> pygame.font.Font:
+    size = max(8, size)
+    if face.regular is None:
+        f = pygame.font.Font(None, size)
+        f.set_bold(bold)
+        return f
+    path = face.bold if bold and face.bold else face.regular
+    f = pygame.font.Font(path, max(6, round(size * EM_SCALE)))
+    if bold and path == face.regular:
+        f.set_bold(True)
     return f
 
 
-def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> pygame.font.Font:
-    """The largest font up to ``size`` in which ``text`` fits ``max_width`` (never below ``min_size``)."""
-    while size > min_size and font(size, bold).size(text)[0] > max_width:
+def font(size: int, bold: bool = False, sample: str = "") -> pygame.font.Font:
+    """The kiosk's font at ``size`` for text like ``sample`` (the face that has its glyphs)."""
+    return _font(size, bold, fonts.face_for(sample))
+
+
+@lru_cache(maxsize=4096)
+def fit_size(text: str, max_width: int, size: int, bold: bool = False, min_size: int = MIN_SIZE) -> int:
+    """The largest size up to ``size`` at which ``text`` fits ``max_width`` (never below ``min_size``)."""
+    face = fonts.face_for(text)
+    while size > min_size and _font(size, bold, face).size(text)[0] > max_width:
         size -= 1
-    return font(size, bold)
+    return size
 
 
+def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size: int = MIN_SIZE) -> pygame.font.Font:
+    """The largest font up to ``size`` in which ``text`` fits ``max_width`` (never below ``min_size``)."""
+    return font(fit_size(text, max_width, size, bold, min_size), bold, text)
+
+
+@lru_cache(maxsize=2048)
 def render_fit(text: str, max_width: int, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
-    """``text`` rendered as large as fits ``max_width``, up to ``size``."""
+    """``text`` rendered as large as fits ``max_width``, up to ``size`` (cached: do not draw on it)."""
     return fit_font(text, max_width, size, bold).render(text, True, colour)
 
 
@@ -59,3 +117,16 @@ def wrap(text: str, max_width: int, f: pygame.font.Font) -> list[str]:
                 line = word
         lines.append(line)
     return lines
+
+
+@lru_cache(maxsize=512)
+def wrap_fit(text: str, width: int, height: int, size: int, min_size: int) -> tuple[int, tuple[str, ...], bool]:
+    """The largest size down to ``min_size`` at which ``text`` wraps into ``width`` x ``height``:
+    (size, lines, fits)."""
+    while True:
+        f = font(size, False, text)
+        lines = tuple(wrap(text, width, f))
+        fits = len(lines) * f.get_linesize() <= height and all(f.size(line)[0] <= width for line in lines)
+        if fits or size <= min_size:
+            return size, lines, fits
+        size -= 1

@@ -14,10 +14,12 @@ import pygame
 from engine import Phase, Play, Tile
 from engine.events import EndReason
 
-from ..help_text import RULES_HELP
+from .. import fonts
+from ..i18n import LANGUAGES, NATIVE_NAMES, N_, T, Text, Translator, match_template, next_language, normalise, translator
 from ..session import GameSession
 from . import theme
 from .board import draw_board_area, draw_hand
+from .help import draw_help
 from .regions import Regions, compute_regions, to_screen
 from .widgets import (
     Hotspot,
@@ -26,16 +28,24 @@ from .widgets import (
     draw_hidden_tiles,
     format_bank,
     format_delay,
-    paragraph,
     text,
+    text_or_wrap,
 )
 
 REASONS = {
-    EndReason.BALANCE: "the other player's points ran out",
-    EndReason.TIME: "the other player's time ran out",
-    EndReason.RESIGN: "the other player resigned",
-    EndReason.ABORTED: "aborted",
+    EndReason.BALANCE: N_("because the other player's points ran out"),
+    EndReason.TIME: N_("because the other player's time ran out"),
+    EndReason.RESIGN: N_("because the other player resigned"),
+    EndReason.ABORTED: N_("aborted"),
 }
+ABORT_DETAILS = (
+    N_("timing failure"),
+    N_("the machine restarted while a clock was running"),
+    N_("the monotonic clock went backwards"),
+    N_("the monotonic clock went backwards by {gap}"),
+    N_("the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"),
+)
+"""The reasons the engine and the stall watch give for an aborted match (other reasons: "timing failure")."""
 
 
 @dataclass
@@ -50,10 +60,43 @@ class UiState:
     legend: str = ""
     status_line: str = ""
     version: int = 0
+    language: str = "en"
+    """The host language: shared texts (configuration ``kiosk.language``, or the home screen's choice)."""
+    player_languages: list[str | None] = field(default_factory=lambda: [None, None])
+    """Each player's own language (None: the host language), chosen in their panel between rounds."""
+    help_page: int = 0
+    help_language: str | None = None
+    """The help's language when chosen on its tabs (None: the host language)."""
+
+    def __post_init__(self) -> None:
+        self.language = normalise(self.language)
 
     def changed(self) -> None:
         """Mark the screen for a full redraw."""
         self.version += 1
+
+    def player_language(self, player: int | None) -> str:
+        """The language of texts for ``player`` (None: shared texts, the host language)."""
+        if player is None:
+            return self.language
+        return self.player_languages[player] or self.language
+
+    def apply(self, intent: tuple[object, ...]) -> None:
+        """A tap on the interface itself: ``("ui", what, value)``."""
+        what = intent[1]
+        if what == "language":  # the home screen: the host language, for both players too
+            self.language = normalise(str(intent[2]))
+            self.player_languages = [None, None]
+            self.help_language = None
+        elif what == "player_language":
+            player = int(intent[2])  # type: ignore[call-overload]
+            self.player_languages[player] = next_language(self.player_language(player))
+        elif what == "help_language":
+            self.help_language = normalise(str(intent[2]))
+            self.help_page = 0
+        elif what == "help_page":
+            self.help_page = max(0, int(intent[2]))  # type: ignore[call-overload]
+        self.changed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +133,21 @@ class View:
         self.hotspots: list[Hotspot] = []
         self.clocks: list[ClockSpot] = []
         self.chip_stacks: dict[int, pygame.Rect] = {}
+        self.ui: UiState = UiState()
+        self._help_was_open = False
+        self.help_pages = 0
+        self.help_has_figures = False
+
+    # -- languages ---------------------------------------------------------------------------
+
+    @property
+    def t(self) -> Translator:
+        """Shared texts: the host language."""
+        return translator(self.ui.language)
+
+    def t_for(self, player: int | None) -> Translator:
+        """Texts for ``player`` (None: shared) in their language."""
+        return translator(self.ui.player_language(player))
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -104,6 +162,11 @@ class View:
         """Paint the whole screen; afterwards ``hotspots`` and ``clocks`` describe it."""
         self.hotspots = []
         self.clocks = []
+        self.ui = ui
+        if ui.help_open and not self._help_was_open:  # the help opens at its first page
+            ui.help_page = 0
+            ui.help_language = None
+        self._help_was_open = ui.help_open
         surface.fill(theme.BACKGROUND)
         if ui.screen == "settings":
             self._settings(surface, ui)
@@ -111,8 +174,9 @@ class View:
             self._home(surface, ui)
         else:
             self._table(surface, ui, session, now_ns)
-        if ui.warnings and ui.screen != "match":
-            self._warning_banner(surface, ui.warnings)
+        warnings = self._warnings(ui)
+        if warnings and ui.screen != "match":
+            self._warning_banner(surface, warnings)
         if flight is not None and session is not None and ui.screen == "match":
             self._chip_flight(surface, flight, now_ns)
 
@@ -134,7 +198,8 @@ class View:
             chip.center = (int(x), int(y) - i * 2)
             pygame.draw.ellipse(surface, theme.CHIP, chip)
             pygame.draw.ellipse(surface, theme.CHIP_EDGE, chip, width=1)
-        label = theme.font(max(16, size), bold=True).render(f"+{flight.points}", True, theme.SCORE)
+        value = f"+{flight.points}"
+        label = theme.font(max(16, size), True, value).render(value, True, theme.SCORE)
         mid = (start.centerx + (end.centerx - start.centerx) * eased, start.centery + (end.centery - start.centery) * eased)
         surface.blit(label, label.get_rect(midbottom=(int(mid[0]), int(mid[1]) - size)))
 
@@ -172,34 +237,50 @@ class View:
 
     def _home(self, surface: pygame.Surface, ui: UiState) -> None:
         w, h = self.size
-        title = pygame.Rect(0, int(h * 0.12), w, int(h * 0.16))
-        text(surface, "Spectacular Bid", title, int(h * 0.14), theme.ACCENT, bold=True)
-        sub = pygame.Rect(int(w * 0.1), title.bottom, int(w * 0.8), int(h * 0.08))
-        text(surface, "A Fives domino duel with an opening auction and a match clock", sub, int(h * 0.05), theme.TEXT_DIM)
-        bw, bh = int(w * 0.34), max(44, int(h * 0.11))
-        y = sub.bottom + int(h * 0.06)
+        t = self.t
+        title = pygame.Rect(0, int(h * 0.07), w, int(h * 0.15))
+        text(surface, t._("Spectacular Bid"), title, int(h * 0.14), theme.ACCENT, bold=True)
+        sub = pygame.Rect(int(w * 0.06), title.bottom, int(w * 0.88), int(h * 0.07))
+        text(surface, t._("A Fives domino duel with an opening auction and a match clock"), sub, int(h * 0.05),
+             theme.TEXT_DIM)
+        bw, bh = int(w * 0.36), max(44, int(h * 0.1))
+        y = sub.bottom + int(h * 0.04)
         for label, intent, primary in (
-            ("New match", ("new_match",), True),
-            ("Rules", ("help",), False),
-            ("Settings", ("settings",), False),
+            (t._("New match"), ("new_match",), True),
+            (t._("Rules"), ("help",), False),
+            (t._("Settings"), ("settings",), False),
         ):
             rect = pygame.Rect(0, 0, bw, bh)
             rect.midtop = (w // 2, y)
             draw_button(surface, rect, label, primary=primary)
             self.hotspots.append(Hotspot(rect, intent))
-            y += bh + int(h * 0.03)
+            y += bh + int(h * 0.025)
+        # the languages, each named in itself
+        lw, lh, gap = int(w * 0.2), max(40, int(h * 0.085)), int(w * 0.015)
+        x = (w - 4 * lw - 3 * gap) // 2
+        y += int(h * 0.01)
+        for code in LANGUAGES:
+            rect = pygame.Rect(x, y, lw, lh)
+            draw_button(surface, rect, NATIVE_NAMES[code], primary=code == ui.language)
+            self.hotspots.append(Hotspot(rect, ("ui", "language", code)))
+            x += lw + gap
         if ui.legend:
-            text(surface, ui.legend, pygame.Rect(10, h - int(h * 0.08), w - 20, int(h * 0.06)), int(h * 0.04), theme.TEXT_DIM)
+            text(surface, ui.legend, pygame.Rect(10, h - int(h * 0.065), w - 20, int(h * 0.05)), int(h * 0.04),
+                 theme.TEXT_DIM)
         if ui.status_line:
             first = ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line
-            text(surface, first, pygame.Rect(10, h - int(h * 0.14), w - 20, int(h * 0.05)), int(h * 0.035), theme.TEXT_DIM)
+            text(surface, first, pygame.Rect(10, h - int(h * 0.115), w - 20, int(h * 0.045)), int(h * 0.04),
+                 theme.TEXT_DIM)
         if ui.help_open:
             self._help(surface, pygame.Rect(0, 0, w, h))
 
     def _settings(self, surface: pygame.Surface, ui: UiState) -> None:
         w, h = self.size
-        text(surface, "Settings", pygame.Rect(0, int(h * 0.04), w, int(h * 0.1)), int(h * 0.08), theme.ACCENT, bold=True)
+        t = self.t
+        text(surface, t._("Settings"), pygame.Rect(0, int(h * 0.04), w, int(h * 0.1)), int(h * 0.08), theme.ACCENT,
+             bold=True)
         lines = ui.status_line.split("\n") if ui.status_line else []
+        lines += [t._("Warning: {warning}", warning=t(x)) for x in fonts.warnings()]
         row_h = max(18, min(int(h * 0.06), (int(h * 0.68)) // max(len(lines), 1)))
         y = int(h * 0.16)
         for line in lines:
@@ -207,21 +288,30 @@ class View:
             y += row_h
         back = pygame.Rect(0, 0, int(w * 0.25), max(40, int(h * 0.1)))
         back.bottomright = (w // 2 - 8, h - int(h * 0.04))
-        draw_button(surface, back, "Back", primary=True)
+        draw_button(surface, back, t._("Back"), primary=True)
         self.hotspots.append(Hotspot(back, ("home",)))
         rules = back.copy()
         rules.bottomleft = (w // 2 + 8, back.bottom)
-        draw_button(surface, rules, "Rules")
+        draw_button(surface, rules, t._("Rules"))
         self.hotspots.append(Hotspot(rules, ("help",)))
         if ui.help_open:
             self._help(surface, pygame.Rect(0, 0, w, h))
 
-    def _warning_banner(self, surface: pygame.Surface, warnings: tuple[str, ...]) -> None:
+    def _warnings(self, ui: UiState) -> list[str]:
+        t = self.t
+        return [t._("Configuration: {warning}", warning=w) for w in ui.warnings] + [t(w) for w in fonts.warnings()]
+
+    def _warning_banner(self, surface: pygame.Surface, warnings: list[str]) -> None:
         w, h = self.size
+        t = self.t
         rect = pygame.Rect(0, 0, w, max(22, int(h * 0.06)))
         pygame.draw.rect(surface, theme.DANGER, rect)
-        more = f" (+{len(warnings) - 1} more: see Settings)" if len(warnings) > 1 else ""
-        text(surface, f"Configuration: {warnings[0]}{more}", rect.inflate(-12, -4), rect.height - 6, theme.BUTTON_TEXT)
+        value = warnings[0]
+        if len(warnings) > 1:
+            more = len(warnings) - 1
+            value = t.n_("{warning} (+{n} more: see Settings)", "{warning} (+{n} more: see Settings)", more,
+                         warning=value)
+        text(surface, value, rect.inflate(-12, -4), rect.height - 6, theme.BUTTON_TEXT)
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -250,6 +340,7 @@ class View:
         r = self.regions
         rect, turned, local = r.panels[player], r.turned[player], r.local
         m = session.match
+        t = self.t_for(player)
         acting = m.to_act == player
         panel = pygame.Surface(local.size)
         panel.fill(theme.PANEL_ACTIVE if acting else theme.PANEL)
@@ -257,7 +348,10 @@ class View:
 
         status = local.status
         name_h = status.height // 4
-        name = f"Player {player + 1}" + ("  (jockey)" if m.jockey == player and m.phase is not Phase.PLAY else "")
+        if m.jockey == player and m.phase is not Phase.PLAY:
+            name = t._("Player {number} (jockey)", number=player + 1)
+        else:
+            name = t._("Player {number}", number=player + 1)
         text(panel, name, pygame.Rect(status.x, status.y, status.width, name_h), name_h, theme.TEXT, bold=True, align="left")
         balance_rect = pygame.Rect(status.x, status.y + name_h, status.width // 2, status.height // 3)
         text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
@@ -289,7 +383,8 @@ class View:
         text(target, format_bank(bank), bank_rect, rect.height, colour, bold=running, align="left")
         if running:
             delay_rect = pygame.Rect(bank_rect.right, rect.y, rect.width - bank_rect.width, rect.height)
-            text(target, f"+{format_delay(m.delay_left_ns(now_ns))}s", delay_rect, int(rect.height * 0.8), theme.TEXT, align="left")
+            delay = self.t_for(player)._("+{seconds}s", seconds=format_delay(m.delay_left_ns(now_ns)))
+            text(target, delay, delay_rect, int(rect.height * 0.8), theme.TEXT, align="left")
 
     def _hand_visible(self, session: GameSession, player: int) -> bool:
         m = session.match
@@ -312,7 +407,9 @@ class View:
         tiles_rect = rect
         if m.phase in (Phase.READY, Phase.MATCH_OVER) and hand:
             label = pygame.Rect(rect.x, rect.y, rect.width, rect.height // 5)
-            text(panel, f"{sum(t.pips for t in hand)} pips left in hand", label, label.height, theme.TEXT_DIM)
+            pips = sum(t.pips for t in hand)
+            value = self.t_for(player).n_("{n} pip left in hand", "{n} pips left in hand", pips)
+            text(panel, value, label, label.height, theme.TEXT_DIM)
             tiles_rect = pygame.Rect(rect.x, label.bottom + 2, rect.width, rect.height - label.height - 2)
         for tile, tile_rect in draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing):
             if playing:
@@ -322,6 +419,7 @@ class View:
         self, panel: pygame.Surface, rect: pygame.Rect, ui: UiState, session: GameSession, player: int, spots: list[Hotspot]
     ) -> None:
         m = session.match
+        t = self.t_for(player)
         screen = session.screen
         big = pygame.Rect(rect.x, rect.y, rect.width, int(rect.height * 0.58))
         small = pygame.Rect(rect.x, big.bottom + int(rect.height * 0.08), rect.width, rect.height - big.height - int(rect.height * 0.08))
@@ -332,44 +430,49 @@ class View:
                 spots.append(Hotspot(r, intent))
 
         if player in ui.confirm_resign and not m.is_over:
-            text(panel, "Resign the match?", pygame.Rect(rect.x, rect.y, rect.width, rect.height // 3), rect.height // 4)
+            text(panel, t._("Resign the match?"), pygame.Rect(rect.x, rect.y, rect.width, rect.height // 3), rect.height // 4)
             half = (rect.width - 8) // 2
-            button(pygame.Rect(rect.x, rect.y + rect.height // 3 + 4, half, rect.height // 2), "Yes", ("resign_yes", player), True)
-            button(pygame.Rect(rect.x + half + 8, rect.y + rect.height // 3 + 4, half, rect.height // 2), "No", ("resign_no", player))
+            button(pygame.Rect(rect.x, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("Yes"), ("resign_yes", player), True)
+            button(pygame.Rect(rect.x + half + 8, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("No"), ("resign_no", player))
             return
         if screen in ("ready", "settlement"):
-            button(big, "Start" if screen == "ready" else "Continue", ("start", player), True)
+            button(big, t._("Start") if screen == "ready" else t._("Continue"), ("start", player), True)
+            # this player's own language, cycling through the four
+            button(small, NATIVE_NAMES[t.language], ("ui", "player_language", player))
         elif screen == "handover":
             if m.to_act == player:
-                button(big, "Reveal my tiles", ("reveal", player), True)
+                button(big, t._("Reveal my tiles"), ("reveal", player), True)
             else:
-                text(panel, "Look away", big, big.height // 2, theme.TEXT_DIM)
+                text(panel, t._("Look away"), big, big.height // 2, theme.TEXT_DIM)
         elif screen == "play" and m.to_act == player:
             if any(type(a).__name__ == "Draw" for a in m.legal_actions()):
-                button(big, f"Draw ({m.boneyard_count})", ("draw", player), True)
+                button(big, t._("Draw ({n})", n=m.boneyard_count), ("draw", player), True)
         elif screen == "match_over":
-            button(big, "Rematch", ("rematch",), True)
+            button(big, t._("Rematch"), ("rematch",), True)
         if screen in ("auction", "play", "handover"):
-            button(small, "Resign", ("resign", player))
+            button(small, t._("Resign"), ("resign", player))
         elif screen == "match_over":
-            button(small, "Home", ("home",))
+            button(small, t._("Home"), ("home",))
 
     def _sidebar(self, surface: pygame.Surface, session: GameSession) -> None:
         r = self.regions.sidebar.inflate(-10, -8)
         m = session.match
+        t = self.t
         row = r.height // 5
-        text(surface, f"Round {m.round}" if m.round else "New match", pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM)
+        label = t._("Round {number}", number=m.round) if m.round else t._("New match")
+        text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM)
         count_rect = pygame.Rect(r.x, r.y + row, r.width, int(row * 1.3))
         text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True)
-        text(surface, "end count", pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
+        text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
         yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
         can_draw = m.phase is Phase.PLAY and any(type(a).__name__ == "Draw" for a in m.legal_actions())
         pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
-        text(surface, f"Boneyard {m.boneyard_count}", yard.inflate(-6, -6), yard.height // 2, theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
+        text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
+             theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
         if can_draw:
             self.hotspots.append(Hotspot(yard, ("draw", m.to_act)))
         rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))
-        draw_button(surface, rules, "Rules")
+        draw_button(surface, rules, t._("Rules"))
         self.hotspots.append(Hotspot(rules, ("help",)))
 
     # -- the middle of each table screen -------------------------------------------------------
@@ -382,16 +485,19 @@ class View:
               buttons: list[tuple[str, tuple[object, ...], bool]] = ()) -> None:  # type: ignore[assignment]
         """A box in the middle of the board with lines of text and buttons, turned toward ``facing``."""
         board = self.regions.board
-        card = pygame.Rect(0, 0, int(board.width * 0.84), int(board.height * 0.74))
+        card = pygame.Rect(0, 0, int(board.width * 0.9), int(board.height * 0.74))
         local = pygame.Surface(card.size, pygame.SRCALPHA)
         pygame.draw.rect(local, (*theme.OVERLAY, 225), local.get_rect(), border_radius=14)
         button_h = int(card.height * 0.24) if buttons else 0
         body = pygame.Rect(12, 8, card.width - 24, card.height - button_h - 20)
         weights = sum(size for _, size, _ in lines) or 1
         y = body.y
+        cap = max(theme.MIN_READABLE + 4, self.size[1] // 18)
         for value, size, colour in lines:
             h = body.height * size // weights
-            text(local, value, pygame.Rect(body.x, y, body.width, h), int(h * 0.8), colour, bold=size >= 3)
+            big = size >= 3
+            text_or_wrap(local, value, pygame.Rect(body.x, y, body.width, h),
+                         int(h * 0.8) if big else min(int(h * 0.8), cap), colour, bold=big)
             y += h
         spots = []
         if buttons:
@@ -412,37 +518,43 @@ class View:
 
     def _middle_ready(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
+        t = self.t
         if m.jockey is None:
-            how = "Ranked opening: the highest double opens (no double: the heaviest tile)"
+            how = t._("Ranked opening: the highest double opens (no double: the heaviest tile)")
         else:
-            how = f"Auction: player {m.jockey + 1} is the jockey; player {2 - m.jockey} bids first"
-        self._card(surface, [(f"Round {m.round + 1}", 3, theme.ACCENT), (how, 2, theme.TEXT),
-                             ("Clocks are stopped. Either player presses Start.", 2, theme.TEXT_DIM)], None)
+            how = t._("Auction: player {jockey} is the jockey; player {bidder} bids first",
+                      jockey=m.jockey + 1, bidder=2 - m.jockey)
+        self._card(surface, [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
+                             (t._("Clocks are stopped. Either player presses Start."), 2, theme.TEXT_DIM)], None)
 
     def _middle_settlement(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
+        t = self.t
         ended = next((e for e in reversed(session.events) if type(e).__name__ == "RoundEnded"), None)
         lines: list[tuple[str, int, tuple[int, int, int]]] = []
         if ended is not None and not ended.blocked:
-            lines.append((f"Domino! Player {ended.dominoer + 1} went out", 3, theme.ACCENT))
-            lines.append((f"Player {ended.dominoer + 1} is the jockey of the next auction", 2, theme.TEXT))
+            lines.append((t._("Domino! Player {number} went out", number=ended.dominoer + 1), 3, theme.ACCENT))
+            lines.append((t._("Player {number} is the jockey of the next auction", number=ended.dominoer + 1), 2, theme.TEXT))
         elif ended is not None:
             a, b = ended.pips
-            lines.append(("Blocked: both players passed", 3, theme.ACCENT))
+            lines.append((t._("Blocked: both players passed"), 3, theme.ACCENT))
             if a == b:
-                lines.append((f"Pips {a} and {b}: equal hands, nothing moves", 2, theme.TEXT))
+                lines.append((t._("Pips {a} and {b}: equal hands, nothing moves", a=a, b=b), 2, theme.TEXT))
             else:
                 light = 0 if a < b else 1
                 heavy_pips = max(a, b)
                 moved = 5 * ((heavy_pips + 2) // 5)
-                lines.append((f"Pips {a} vs {b}: player {light + 1} receives {moved}", 2, theme.TEXT))
-        lines.append((f"Balances {m.balances[0]} - {m.balances[1]}. Press Continue.", 2, theme.TEXT_DIM))
+                lines.append((t.n_("Pips {a} vs {b}: player {number} receives {n}",
+                                   "Pips {a} vs {b}: player {number} receives {n}", moved,
+                                   a=a, b=b, number=light + 1), 2, theme.TEXT))
+        lines.append((t._("Balances {first} - {second}. Press Continue.", first=m.balances[0], second=m.balances[1]),
+                      2, theme.TEXT_DIM))
         self._card_top(surface, lines)
 
     def _card_top(self, surface: pygame.Surface, lines: list[tuple[str, int, tuple[int, int, int]]]) -> None:
         """A slim card over the top of the board (the layout stays visible below it)."""
         board = self.regions.board
-        card = pygame.Rect(board.x + board.width // 10, board.y + 4, board.width * 8 // 10, board.height // 3)
+        card = pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3)
         shade = pygame.Surface(card.size, pygame.SRCALPHA)
         pygame.draw.rect(shade, (*theme.OVERLAY, 230), shade.get_rect(), border_radius=10)
         surface.blit(shade, card)
@@ -452,64 +564,83 @@ class View:
         for value, size, colour in lines:
             h = inner.height * size // weights
             cap = self.size[1] // (12 if size >= 3 else 17)
-            text(surface, value, pygame.Rect(inner.x, y, inner.width, h), min(int(h * 0.85), cap), colour, bold=size >= 3)
+            text_or_wrap(surface, value, pygame.Rect(inner.x, y, inner.width, h), min(int(h * 0.85), cap), colour,
+                         bold=size >= 3)
             y += h
 
     def _middle_handover(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         player = session.match.to_act
         assert player is not None
-        self._card(surface, [(f"Player {player + 1}'s turn", 3, theme.ACCENT),
-                             ("Clocks are stopped until you reveal your tiles.", 2, theme.TEXT),
-                             ("Tap Reveal or press your ACCEPT button.", 2, theme.TEXT_DIM)],
-                   player, [("Reveal my tiles", ("reveal", player), True)])
+        t = self.t_for(player)
+        self._card(surface, [(t._("Player {number}'s turn", number=player + 1), 3, theme.ACCENT),
+                             (t._("Clocks are stopped until you reveal your tiles."), 2, theme.TEXT),
+                             (t._("Tap Reveal or press your ACCEPT button."), 2, theme.TEXT_DIM)],
+                   player, [(t._("Reveal my tiles"), ("reveal", player), True)])
 
     def _middle_auction(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
         auction = m.auction()
         player = m.to_act
         assert auction is not None and player is not None
+        t = self.t_for(player)
         other = 1 - player
         if auction.bid is None:
-            head = f"Player {player + 1}: bid for the opening, or decline"
-            standing = f"Player {auction.jockey + 1} dominoed and is the jockey (15-point credit on their own bid)"
+            head = t._("Player {number}: bid for the opening, or decline", number=player + 1)
+            standing = t._("Player {jockey} dominoed and is the jockey (15-point credit on their own bid)",
+                           jockey=auction.jockey + 1)
         else:
-            head = f"Player {player + 1}: accept {auction.bid} or raise"
+            head = t._("Player {number}: accept {bid} or raise", number=player + 1, bid=auction.bid)
             cost = auction.cost(other, auction.bid)
-            standing = f"Player {other + 1} bids {auction.bid}: accepting makes them pay {cost} and open"
+            standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
+                            "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
+                            number=other + 1, bid=auction.bid)
         draft = session.bid_draft or auction.min_bid
         can_bid = auction.max_bid[player] >= auction.min_bid
         my_cost = auction.cost(player, draft)
         lines = [(head, 3, theme.ACCENT), (standing, 2, theme.TEXT)]
         if can_bid:
-            lines.append((f"Your bid of {draft} would cost you {my_cost} if accepted", 2, theme.TEXT_DIM))
+            lines.append((t.n_("Your bid of {bid} would cost you {n} if accepted",
+                               "Your bid of {bid} would cost you {n} if accepted", my_cost, bid=draft), 2, theme.TEXT_DIM))
+        elif auction.bid is None:
+            lines.append((t._("You cannot afford a bid: decline"), 2, theme.DANGER))
         else:
-            lines.append(("You cannot afford a bid" + (": decline" if auction.bid is None else ": accept"), 2, theme.DANGER))
-        first = ("Decline", ("decline", player), False) if auction.bid is None else (f"Accept {auction.bid}", ("accept", player), True)
+            lines.append((t._("You cannot afford a bid: accept"), 2, theme.DANGER))
+        first = (t._("Decline"), ("decline", player), False) if auction.bid is None else \
+            (t._("Accept {bid}", bid=auction.bid), ("accept", player), True)
         buttons = [first]
         if can_bid:
-            buttons += [("-5", ("bid_step", -1), False), (f"Bid {draft}", ("bid", player), auction.bid is None),
+            buttons += [("-5", ("bid_step", -1), False), (t._("Bid {bid}", bid=draft), ("bid", player), auction.bid is None),
                         ("+5", ("bid_step", 1), False)]
         self._card(surface, lines, player, buttons)
 
     def _middle_play(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
         if m.layout.is_empty and m.to_act is not None:
-            why = f"must open with [{m.opening_tile}]" if m.opening_tile else "opens with any tile"
-            self._card_top(surface, [(f"Player {m.to_act + 1} {why}", 2, theme.TEXT)])
+            t = self.t
+            if m.opening_tile:
+                why = t._("Player {number} must open with [{tile}]", number=m.to_act + 1, tile=m.opening_tile)
+            else:
+                why = t._("Player {number} opens with any tile", number=m.to_act + 1)
+            self._card_top(surface, [(why, 2, theme.TEXT)])
 
     def _middle_match_over(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         o = session.match.outcome
         assert o is not None
+        t = self.t
         if o.winner is None:
-            lines = [("Match aborted - no result", 3, theme.DANGER), (o.detail or "timing failure", 2, theme.TEXT)]
+            detail = match_template(ABORT_DETAILS, o.detail or "timing failure") or T("timing failure")
+            lines = [(t._("Match aborted - no result"), 3, theme.DANGER), (t(detail), 2, theme.TEXT)]
         else:
-            lines = [(f"Player {o.winner + 1} wins", 3, theme.ACCENT), (f"because {REASONS[o.reason]}", 2, theme.TEXT)]
+            lines = [(t._("Player {number} wins", number=o.winner + 1), 3, theme.ACCENT),
+                     (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
         b = session.match.balances
-        lines.append((f"Final balances {b[0]} - {b[1]}", 2, theme.TEXT_DIM))
+        lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))
         self._card(surface, lines, None)
 
     def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int, above: bool = False) -> None:
-        """The newest messages at the bottom of the board (below the card when one is shown)."""
+        """The newest messages at the bottom of the board (below the card when one is shown).
+
+        A message for one player is in that player's language and faces them."""
         live = session.live_messages(now_ns)[-2:]
         if not live:
             return
@@ -518,49 +649,24 @@ class View:
         y = board.bottom - h * len(live) - 2
         for message in live:
             colour = theme.DANGER if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
-            rect = pygame.Rect(board.x + board.width // 8, y, board.width * 3 // 4, h)
-            shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.rect(shade, (0, 0, 0, 170), shade.get_rect(), border_radius=h // 3)
-            surface.blit(shade, rect)
-            who = "" if message.player is None else f"Player {message.player + 1}: "
-            text(surface, who + message.text, rect.inflate(-12, -4), h - 6, colour)
+            rect = pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h)
+            local = pygame.Surface(rect.size, pygame.SRCALPHA)
+            pygame.draw.rect(local, (0, 0, 0, 170), local.get_rect(), border_radius=h // 3)
+            t = self.t_for(message.player)
+            value = t(message.text)
+            if message.player is not None:
+                value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+            text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour)
+            if self._facing(message.player):
+                local = pygame.transform.rotate(local, 180)
+            surface.blit(local, rect)
             y += h
 
     def _help(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-        shade.fill((*theme.OVERLAY, 242))
-        surface.blit(shade, rect)
-        inner = rect.inflate(-int(rect.width * 0.04), -int(rect.height * 0.06))
-        close = pygame.Rect(inner.right - int(inner.width * 0.16), inner.y, int(inner.width * 0.16), max(30, inner.height // 8))
-        draw_button(surface, close, "Close", primary=True)
-        self.hotspots.append(Hotspot(rect, ("noop",)))
-        self.hotspots.append(Hotspot(close, ("help_close",)))
-        title = pygame.Rect(inner.x, inner.y, inner.width - close.width - 10, close.height)
-        text(surface, "How to play", title, close.height, theme.ACCENT, bold=True, align="left")
-        body = pygame.Rect(inner.x, close.bottom + 6, inner.width, inner.bottom - close.bottom - 6)
-        columns = 2 if body.width > 700 else 1
-        col_w = (body.width - 16 * (columns - 1)) // columns
-        chunks = _split(RULES_HELP, columns)
-        for i, chunk in enumerate(chunks):
-            paragraph(surface, chunk, pygame.Rect(body.x + i * (col_w + 16), body.y, col_w, body.height), 26,
-                      min_size=10, top=True)
-
-
-def _split(value: str, parts: int) -> list[str]:
-    """``value``'s paragraphs in ``parts`` groups of similar length."""
-    paragraphs = value.strip().split("\n")
-    if parts == 1:
-        return ["\n".join(paragraphs)]
-    total = sum(len(p) for p in paragraphs)
-    groups: list[list[str]] = [[]]
-    size = 0
-    for p in paragraphs:
-        if size > total / parts and len(groups) < parts:
-            groups.append([])
-            size = 0
-        groups[-1].append(p)
-        size += len(p)
-    return ["\n".join(g) for g in groups]
+        ui = self.ui
+        language = ui.help_language or ui.language
+        self.help_pages, self.help_has_figures = draw_help(surface, rect, language, ui.help_page, self.size[1],
+                                                           self.hotspots)
 
 
 def tile_play_intents(session: GameSession) -> list[Play]:

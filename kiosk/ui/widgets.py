@@ -36,9 +36,18 @@ def draw_button(
     pygame.draw.rect(surface, colour, rect, border_radius=radius)
     pygame.draw.rect(surface, (0, 0, 0), rect, width=1, border_radius=radius)
     text_colour = theme.BUTTON_TEXT if enabled else theme.TEXT_DIM
-    size = size or max(14, int(rect.height * 0.55))
+    size = min(size or max(14, int(rect.height * 0.55)), rect.height)
     image = theme.render_fit(label, rect.width - 10, size, text_colour, bold=True)
+    _record(label, (rect.width - 10, rect.height), size, image, True, "button")
     surface.blit(image, image.get_rect(center=rect.center))
+
+
+def _record(value: str, box: tuple[int, int], asked: int, image: pygame.Surface, bold: bool, kind: str) -> None:
+    if theme.RECORDER is None or not value:
+        return
+    used = theme.fit_size(value, box[0], asked, bold)
+    w, h = image.get_size()
+    theme.record(theme.Fit(value, box, asked, used, w, h, w <= box[0] and h <= box[1] + 2, kind))
 
 
 def draw_chips(surface: pygame.Surface, rect: pygame.Rect, balance: int) -> None:
@@ -97,6 +106,7 @@ def text(
 ) -> pygame.Rect:
     """``value`` fitted into ``rect`` (one line), aligned left, centre or right; returns where it went."""
     image = theme.render_fit(value, rect.width, min(size, rect.height), colour, bold)
+    _record(value, rect.size, min(size, rect.height), image, bold, "line")
     where = image.get_rect()
     where.centery = rect.centery
     if align == "left":
@@ -118,21 +128,47 @@ def paragraph(
     *,
     min_size: int = 12,
     top: bool = False,
+    align: str = "center",
 ) -> bool:
     """``value`` wrapped into ``rect`` (centred, or from the top), shrinking the font until it fits.
 
     Returns False if it does not fit even at ``min_size``.
     """
-    while size >= min_size:
-        f = theme.font(size)
-        lines = theme.wrap(value, rect.width, f)
-        height = len(lines) * f.get_linesize()
-        if height <= rect.height and all(f.size(line)[0] <= rect.width for line in lines):
-            y = rect.y if top else rect.y + (rect.height - height) // 2
-            for line in lines:
-                image = f.render(line, True, colour)
-                surface.blit(image, image.get_rect(midtop=(rect.centerx, y)))
-                y += f.get_linesize()
-            return True
-        size -= 1
-    return False
+    used, lines, fits = theme.wrap_fit(value, rect.width, rect.height, size, min_size)
+    f = theme.font(used, False, value)
+    if theme.RECORDER is not None:
+        width = max((f.size(line)[0] for line in lines), default=0)
+        theme.record(theme.Fit(value, rect.size, size, used, width, len(lines) * f.get_linesize(), fits, "paragraph"))
+    if not fits:
+        return False
+    height = len(lines) * f.get_linesize()
+    y = rect.y if top else rect.y + (rect.height - height) // 2
+    for line in lines:
+        image = f.render(line, True, colour)
+        where = image.get_rect(top=y)
+        if align == "left":
+            where.left = rect.left
+        else:
+            where.centerx = rect.centerx
+        surface.blit(image, where)
+        y += f.get_linesize()
+    return True
+
+
+def text_or_wrap(
+    surface: pygame.Surface,
+    value: str,
+    rect: pygame.Rect,
+    size: int,
+    colour: tuple[int, int, int] = theme.TEXT,
+    *,
+    bold: bool = False,
+) -> None:
+    """``value`` on one line when it fits at nearly ``size``, else wrapped onto lines in ``rect``."""
+    size = min(size, rect.height)
+    if bold or theme.fit_size(value, rect.width, size, bold) >= size * 0.85:
+        text(surface, value, rect, size, colour, bold=bold)
+        return
+    lines_size = min(size, rect.height // 2)
+    if not paragraph(surface, value, rect, lines_size, colour, min_size=theme.MIN_SIZE):
+        text(surface, value, rect, size, colour, bold=bold)

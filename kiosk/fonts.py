@@ -1,0 +1,215 @@
+"""Fonts for every kiosk language: Latin and Cyrillic (English, Indonesian, Ukrainian) and Hangul.
+
+Found at run time, never bundled: the standard font folders are searched for known files (Noto
+Sans and Noto Sans CJK from Debian's ``fonts-noto-core`` and ``fonts-noto-cjk``, Nanum Gothic from
+``fonts-nanum``, DejaVu Sans), then fontconfig's ``fc-match`` is asked when it is installed. Every
+candidate is checked for real glyphs (``pygame.freetype``'s metrics are None for a character the
+font lacks) before it is used.
+
+Each string is drawn in the first font that has a glyph for every one of its characters, so a
+Korean text uses the Hangul font and a Ukrainian one the Cyrillic font without the caller saying
+which language it is. When no suitable font is found the kiosk falls back to pygame's built-in
+font (Latin only) and shows a warning naming the Debian package to install.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pygame
+import pygame.freetype
+
+from .i18n import T
+
+FONT_DIRS_ENV = "SPECTACULAR_BID_FONT_DIRS"
+"""A colon-separated list of folders searched instead of the standard ones (tests, odd systems)."""
+STANDARD_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A writing system the kiosk needs, the characters that prove a font has it, and the files."""
+
+    name: str
+    sample: str
+    candidates: tuple[tuple[str, str], ...]
+    """(regular file, bold file) names, best first."""
+    fc_pattern: str
+    package: str
+
+
+SCRIPTS: tuple[Script, ...] = (
+    Script(
+        "Latin and Cyrillic",
+        "AaZzĞğ€ЖжҐґЇїЄє’—",
+        (("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"), ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+         ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf")),
+        "sans-serif:lang=uk",
+        "fonts-noto-core",
+    ),
+    Script(
+        "Hangul",
+        "가나다한국어힣",
+        (("NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc"), ("NotoSansCJKkr-Regular.otf", "NotoSansCJKkr-Bold.otf"),
+         ("NotoSansKR-Regular.otf", "NotoSansKR-Bold.otf"), ("NanumGothic.ttf", "NanumGothicBold.ttf"),
+         ("NanumBarunGothic.ttf", "NanumBarunGothicBold.ttf")),
+        "sans-serif:lang=ko",
+        "fonts-noto-cjk (or fonts-nanum)",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A font file pair for one script (``regular`` None: pygame's built-in font)."""
+
+    regular: str | None
+    bold: str | None
+    script: str
+
+
+@dataclass(frozen=True, slots=True)
+class FontSet:
+    """The faces found, best first, and what is missing."""
+
+    faces: tuple[Face, ...]
+    warnings: tuple[str, ...]
+
+
+BUILTIN = Face(None, None, "built-in")
+
+
+def font_dirs() -> list[Path]:
+    """The folders searched for font files."""
+    env = os.environ.get(FONT_DIRS_ENV)
+    dirs = env.split(os.pathsep) if env is not None else list(STANDARD_DIRS)
+    return [Path(d).expanduser() for d in dirs if d]
+
+
+def _index(dirs: Iterable[Path]) -> dict[str, str]:
+    """File name to path for every font file below ``dirs`` (the first one found wins)."""
+    found: dict[str, str] = {}
+    for base in dirs:
+        if not base.is_dir():
+            continue
+        for root, _, files in os.walk(base):
+            for name in files:
+                if name.lower().endswith((".ttf", ".otf", ".ttc")):
+                    found.setdefault(name, os.path.join(root, name))
+    return found
+
+
+def _fc_match(pattern: str) -> str | None:
+    if shutil.which("fc-match") is None:
+        return None
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    path = out.stdout.strip()
+    return path if path and os.path.exists(path) else None
+
+
+@lru_cache(maxsize=64)
+def _ft(path: str) -> pygame.freetype.Font:
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(path, 16)
+
+
+def has_glyphs(path: str | None, chars: str) -> bool:
+    """Whether the font file has a real glyph for every character of ``chars`` (spaces aside)."""
+    wanted = "".join(sorted({c for c in chars if not c.isspace()}))
+    if not wanted:
+        return True
+    return _covers(path, wanted)
+
+
+@lru_cache(maxsize=4096)
+def _covers(path: str | None, chars: str) -> bool:
+    try:
+        font = _ft(path or _builtin_path())
+        return all(m is not None for m in font.get_metrics(chars))
+    except (OSError, pygame.error):
+        return False
+
+
+def _builtin_path() -> str:
+    return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+
+
+def discover(dirs: Sequence[Path] | None = None, use_fontconfig: bool | None = None) -> FontSet:
+    """Find a face for each script; a warning for each script without one."""
+    dirs = font_dirs() if dirs is None else list(dirs)
+    if use_fontconfig is None:
+        use_fontconfig = os.environ.get(FONT_DIRS_ENV) is None
+    files = _index(dirs)
+    faces: list[Face] = []
+    warnings: list[str] = []
+    for script in SCRIPTS:
+        face = None
+        for regular, bold in script.candidates:
+            path = files.get(regular)
+            if path and has_glyphs(path, script.sample):
+                face = Face(path, files.get(bold) or path, script.name)
+                break
+        if face is None and use_fontconfig:
+            path = _fc_match(script.fc_pattern)
+            if path and has_glyphs(path, script.sample):
+                face = Face(path, path, script.name)
+        if face is None:
+            if script is SCRIPTS[0]:
+                warnings.append(T("No font for Latin and Cyrillic found: install {package}. Using pygame's built-in "
+                                  "font; Ukrainian shows empty boxes.", package=script.package))
+            else:
+                warnings.append(T("No font for Hangul found: install {package}. Korean shows empty boxes.",
+                                  package=script.package))
+        elif face not in faces:
+            faces.append(face)
+    faces.append(BUILTIN)  # the last resort (Latin only)
+    return FontSet(tuple(faces), tuple(warnings))
+
+
+_current: FontSet | None = None
+
+
+def current() -> FontSet:
+    """The font set of this process (discovered once; problems printed to stderr once)."""
+    global _current
+    if _current is None:
+        _current = discover()
+        for w in _current.warnings:
+            print(f"kiosk: fonts: {w}", file=sys.stderr)
+    return _current
+
+
+def use(fontset: FontSet | None) -> None:
+    """Replace the process's font set (tests); None discovers again on next use."""
+    global _current
+    _current = fontset
+    face_for.cache_clear()
+
+
+def warnings() -> tuple[str, ...]:
+    """What is missing, for the warning banner and the settings screen."""
+    return current().warnings
+
+
+@lru_cache(maxsize=8192)
+def face_for(text: str) -> Face:
+    """The first face with a glyph for every character of ``text`` (else the one that covers most)."""
+    faces = current().faces
+    chars = "".join(sorted({c for c in text if not c.isspace()}))
+    if not chars:
+        return faces[0]
+    for face in faces:
+        if _covers(face.regular, chars):
+            return face
+    return max(faces, key=lambda f: sum(_covers(f.regular, c) for c in chars))

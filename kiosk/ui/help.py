@@ -1,0 +1,279 @@
+"""The rules help overlay: pages that fit the screen, language tabs, worked layouts on the board.
+
+The help (``kiosk.help_text``) is flowed into columns and pages for the overlay's size, the
+language and the text size (cached). Paragraphs may continue on the next column or page; a
+heading always stays with what follows it. Worked layouts are drawn by the kiosk's own board
+renderer with the counted ends marked (a filled badge with what each adds) and the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import pygame
+
+from engine import Layout
+
+from ..board_geometry import BoardGeometry, layout_board
+from ..board_render import draw_board
+from ..help_text import SECTIONS, TITLE, Figure, Figures, Para
+from ..i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
+from . import theme
+from .widgets import Hotspot, draw_button, text
+
+RING = (250, 248, 240)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One piece of a column: a heading, a line of a paragraph, a gap, or a row of figures."""
+
+    kind: str  # "heading", "line", "gap", "figures"
+    value: object
+    height: int
+
+
+def _sizes(size: int) -> tuple[int, int, int]:
+    """Heading line, body line and gap heights for a text ``size``."""
+    return int(size * 1.35), size, size // 3
+
+
+def figure_height(size: int, body_h: int) -> int:
+    """The height of a row of worked layouts: the board and two caption lines."""
+    return min(body_h, size * 8)
+
+
+@lru_cache(maxsize=32)
+def paginate(language: str, width: int, height: int, size: int, columns: int) -> tuple[tuple[tuple[Item, ...], ...], ...]:
+    """The help in ``language`` flowed into pages of ``columns`` columns of ``width`` x ``height``."""
+    t = translator(language)
+    head_h, line_h, gap_h = _sizes(size)
+    items: list[Item] = []
+    for section in SECTIONS:
+        items.append(Item("gap", None, gap_h))
+        items.append(Item("heading", t.lookup(section.heading), head_h))
+        for block in section.blocks:
+            if isinstance(block, Para):
+                value = t.lookup(block.msgid)
+                f = theme.font(size, False, value)
+                for line in theme.wrap(value, width, f):
+                    items.append(Item("line", line, max(line_h, f.get_linesize())))
+                items.append(Item("gap", None, gap_h))
+            elif isinstance(block, Figures):
+                items.append(Item("figures", block, figure_height(size, height)))
+                items.append(Item("gap", None, gap_h))
+    pages: list[list[list[Item]]] = [[[]]]
+    used = 0
+    for i, item in enumerate(items):
+        column = pages[-1][-1]
+        need = item.height
+        if item.kind == "heading":  # keep it with the next piece
+            following = next((x for x in items[i + 1 :] if x.kind != "gap"), None)
+            need += following.height if following is not None else 0
+        if item.kind == "gap" and not column:
+            continue
+        if used + need > height and column:
+            if len(pages[-1]) < columns:
+                pages[-1].append([])
+            else:
+                pages.append([[]])
+            used = 0
+            if item.kind == "gap":
+                continue
+        pages[-1][-1].append(item)
+        used += item.height
+    return tuple(tuple(tuple(_trim(col)) for col in page) for page in pages)
+
+
+def _trim(column: list[Item]) -> list[Item]:
+    while column and column[-1].kind == "gap":
+        column = column[:-1]
+    return column
+
+
+def help_size(screen_h: int) -> int:
+    """The help's text size for a screen ``screen_h`` pixels high."""
+    return max(19, min(28, screen_h // 22))
+
+
+def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: int, screen_h: int,
+              hotspots: list[Hotspot]) -> tuple[int, bool]:
+    """The help overlay over ``rect`` in ``language`` at ``page``; returns the number of pages and
+    whether this page shows worked layouts."""
+    t = translator(language)
+    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+    shade.fill((*theme.OVERLAY, 255))
+    surface.blit(shade, rect)
+    hotspots.append(Hotspot(rect, ("noop",)))
+    pad = max(6, rect.height // 40)
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    head_h = max(36, min(52, inner.height // 7))
+    size = help_size(screen_h)
+    arrow_w = max(40, inner.width // 18)
+    body = pygame.Rect(inner.x + arrow_w + pad, inner.y + head_h + pad, inner.width - 2 * (arrow_w + pad),
+                       inner.height - head_h - pad)
+    columns = 2 if body.width >= 960 else 1
+    col_gap = 3 * pad
+    col_w = (body.width - col_gap * (columns - 1)) // columns
+    pages = paginate(language, col_w, body.height, size, columns)
+    page = max(0, min(page, len(pages) - 1))
+
+    # header: title and page, the language tabs, Close
+    close = pygame.Rect(0, 0, max(90, inner.width // 8), head_h)
+    close.topright = inner.topright
+    draw_button(surface, close, t._("Close"), primary=True)
+    hotspots.append(Hotspot(close, ("help_close",)))
+    tabs_w = min(close.x - pad - inner.x - inner.width // 4, 4 * max(120, inner.width // 8))
+    tab_w = (tabs_w - 3 * 6) // 4
+    x = close.x - pad - tabs_w
+    for code in LANGUAGES:
+        tab = pygame.Rect(x, inner.y + 2, tab_w, head_h - 4)
+        draw_button(surface, tab, NATIVE_NAMES[code], primary=code == language)
+        hotspots.append(Hotspot(tab, ("ui", "help_language", code)))
+        x += tab_w + 6
+    title_rect = pygame.Rect(inner.x, inner.y, close.x - pad - tabs_w - pad - inner.x, head_h)
+    title = t._("{title} ({page} / {pages})", title=t.lookup(TITLE), page=page + 1, pages=len(pages))
+    text(surface, title, title_rect, int(head_h * 0.8), theme.ACCENT, bold=True, align="left")
+
+    # previous and next: tall arrows at the sides of the body
+    for step, side in ((-1, inner.x), (1, inner.right - arrow_w)):
+        arrow = pygame.Rect(side, body.y, arrow_w, body.height)
+        target = page + step
+        enabled = 0 <= target < len(pages)
+        _arrow_button(surface, arrow, step, enabled)
+        if enabled:
+            hotspots.append(Hotspot(arrow, ("ui", "help_page", target)))
+
+    for c, column in enumerate(pages[page]):
+        x = body.x + c * (col_w + col_gap)
+        y = body.y
+        for item in column:
+            box = pygame.Rect(x, y, col_w, item.height)
+            if item.kind == "heading":
+                text(surface, str(item.value), box, item.height, theme.ACCENT, bold=True, align="left")
+            elif item.kind == "line":
+                _line(surface, str(item.value), box, size)
+            elif item.kind == "figures":
+                _figures(surface, box, item.value, t, size)  # type: ignore[arg-type]
+            y += item.height
+    return len(pages), any(item.kind == "figures" for column in pages[page] for item in column)
+
+
+def _line(surface: pygame.Surface, value: str, box: pygame.Rect, size: int) -> None:
+    f = theme.font(size, False, value)
+    image = f.render(value, True, theme.TEXT)
+    if theme.RECORDER is not None:
+        w = image.get_width()
+        theme.record(theme.Fit(value, box.size, size, size, w, image.get_height(), w <= box.width, "help"))
+    surface.blit(image, image.get_rect(midleft=box.midleft))
+
+
+def _arrow_button(surface: pygame.Surface, rect: pygame.Rect, step: int, enabled: bool) -> None:
+    colour = theme.BUTTON if enabled else theme.BUTTON_DISABLED
+    pygame.draw.rect(surface, colour, rect, border_radius=max(4, rect.width // 4))
+    r = rect.width // 3
+    cx, cy = rect.center
+    points = [(cx - r // 2, cy - r), (cx - r // 2, cy + r), (cx + r, cy)] if step > 0 else \
+        [(cx + r // 2, cy - r), (cx + r // 2, cy + r), (cx - r, cy)]
+    pygame.draw.polygon(surface, theme.BUTTON_TEXT if enabled else theme.TEXT_DIM, points)
+
+
+@lru_cache(maxsize=16)
+def _layout(figure: Figure) -> Layout:
+    return figure.layout()
+
+
+def _figures(surface: pygame.Surface, box: pygame.Rect, figures: Figures, t: Translator, size: int) -> None:
+    count = len(figures.figures)
+    gap = max(6, box.width // 60)
+    share = (box.width - gap * (count - 1)) / sum(f.width for f in figures.figures)
+    x = box.x
+    for figure in figures.figures:
+        cell = pygame.Rect(x, box.y, int(share * figure.width), box.height)
+        draw_figure(surface, cell, figure, t, size)
+        x = cell.right + gap
+
+
+def figure_captions(figure: Figure, t: Translator) -> tuple[str, str]:
+    """The title and the count of a worked layout, e.g. ("Opening [1|4]", "4 + 1 = 5: 5 points")."""
+    layout = _layout(figure)
+    ends = layout.scoring_ends()
+    total = layout.end_count
+    terms = " + ".join(str(v) for _, v in ends) or "0"
+    if total > 0 and total % 5 == 0:
+        count = t.n_("{terms} = {total}: scores {n}", "{terms} = {total}: scores {n}", total, terms=terms, total=total)
+    else:
+        count = t._("{terms} = {total}: no score", terms=terms, total=total)
+    return t.lookup(figure.title, **dict(figure.params)), count
+
+
+@lru_cache(maxsize=64)
+def figure_geometry(figure: Figure, cell: tuple[int, int, int, int]) -> BoardGeometry:
+    """The worked layout laid out by ``layout_board``, then scaled to fill ``cell``.
+
+    A board lays tiles out for a whole round, so a lone tile would be small in a small cell: the
+    layout is made in a large area and the part that holds the tiles and their open places is
+    scaled into the cell (edges are rounded, so touching tiles still touch)."""
+    x, y, w, h = cell
+    virtual = (0, 0, 1600, max(200, 1600 * h // max(w, 1)))
+    g = layout_board(_layout(figure), virtual)
+    reach = g.tile_short  # room beyond each open end for its marker
+    boxes = [t.rect for t in g.tiles] + [
+        (t.anchor[0] - reach // 2 + min(t.direction[0], 0) * reach // 2, t.anchor[1] - reach // 2 + min(t.direction[1], 0) * reach // 2,
+         reach if t.direction[0] == 0 else reach * 3 // 2, reach if t.direction[1] == 0 else reach * 3 // 2)
+        for t in g.targets
+    ]
+    left = min(b[0] for b in boxes)
+    top = min(b[1] for b in boxes)
+    right = max(b[0] + b[2] for b in boxes)
+    bottom = max(b[1] + b[3] for b in boxes)
+    k = min(w / (right - left), h / (bottom - top), w * 0.3 / g.tile_long)
+    ox = x + (w - (right - left) * k) / 2
+    oy = y + (h - (bottom - top) * k) / 2
+
+    def px(v: float) -> int:
+        return round(ox + (v - left) * k)
+
+    def py(v: float) -> int:
+        return round(oy + (v - top) * k)
+
+    def rect(r: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return (px(r[0]), py(r[1]), px(r[0] + r[2]) - px(r[0]), py(r[1] + r[3]) - py(r[1]))
+
+    return BoardGeometry(
+        area=cell,
+        tile_long=round(g.tile_long * k),
+        tile_short=round(g.tile_short * k),
+        tiles=tuple(replace(t, rect=rect(t.rect)) for t in g.tiles),
+        targets=tuple(replace(t, rect=rect(t.rect), anchor=(px(t.anchor[0]), py(t.anchor[1]))) for t in g.targets),
+    )
+
+
+def draw_figure(surface: pygame.Surface, cell: pygame.Rect, figure: Figure, t: Translator, size: int) -> None:
+    """One worked layout in ``cell``: the board, the counted ends marked, the title and the count."""
+    layout = _layout(figure)
+    caption_h = max(theme.MIN_READABLE, int(size * 0.95))
+    board = pygame.Rect(cell.x, cell.y, cell.width, cell.height - 2 * caption_h - 2)
+    pygame.draw.rect(surface, theme.BOARD, board, border_radius=8)
+    area = board.inflate(-8, -8)
+    geometry = figure_geometry(figure, (area.x, area.y, area.width, area.height))
+    draw_board(surface, geometry)
+    counted = {point: value for point, value in layout.scoring_ends()}
+    r = max(size * 9 // 20, min(geometry.tile_short * 2 // 5, size * 2 // 3))
+    for target in geometry.targets:
+        ax, ay = target.anchor
+        dx, dy = target.direction
+        centre = (min(max(ax + dx * (r + 3), board.left + r), board.right - r - 1),
+                  min(max(ay + dy * (r + 3), board.top + r), board.bottom - r - 1))
+        if target.point in counted:
+            pygame.draw.circle(surface, theme.SCORE, centre, r)
+            pygame.draw.circle(surface, (0, 0, 0), centre, r, width=1)
+            label = theme.render_fit(str(counted[target.point]), 2 * r - 2, int(r * 1.7), (20, 20, 20), True)
+            surface.blit(label, label.get_rect(center=centre))
+        else:
+            pygame.draw.circle(surface, RING, centre, r - 1, width=2)
+    title, count = figure_captions(figure, t)
+    text(surface, title, pygame.Rect(cell.x, board.bottom + 2, cell.width, caption_h), caption_h, theme.TEXT)
+    text(surface, count, pygame.Rect(cell.x, board.bottom + 2 + caption_h, cell.width, caption_h), caption_h,
+         theme.SCORE, bold=True)

@@ -161,8 +161,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
 
 
 def _line(surface: pygame.Surface, value: str, box: pygame.Rect, size: int) -> None:
-    f = theme.font(size, False, value)
-    image = f.render(value, True, theme.TEXT)
+    image = theme.render(value, size, theme.TEXT)
     if theme.RECORDER is not None:
         w = image.get_width()
         theme.record(theme.Fit(value, box.size, size, size, w, image.get_height(), w <= box.width, "help"))

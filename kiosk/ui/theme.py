@@ -102,6 +102,12 @@ def render_fit(text: str, max_width: int, size: int, colour: tuple[int, int, int
     return fit_font(text, max_width, size, bold).render(text, True, colour)
 
 
+@lru_cache(maxsize=1024)
+def render(text: str, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
+    """``text`` rendered at ``size`` (cached: do not draw on it)."""
+    return font(size, bold, text).render(text, True, colour)
+
+
 def wrap(text: str, max_width: int, f: pygame.font.Font) -> list[str]:
     """``text`` broken into lines that fit ``max_width`` in font ``f``."""
     lines: list[str] = []

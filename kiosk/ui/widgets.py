@@ -144,7 +144,7 @@ def paragraph(
     height = len(lines) * f.get_linesize()
     y = rect.y if top else rect.y + (rect.height - height) // 2
     for line in lines:
-        image = f.render(line, True, colour)
+        image = theme.render(line, used, colour)
         where = image.get_rect(top=y)
         if align == "left":
             where.left = rect.left

@@ -511,8 +511,9 @@ def _header(language: str) -> str:
     )
 
 
-def check(locale_dir: Path = LOCALE_DIR) -> list[str]:
-    """Every problem with the catalogs: missing or untranslated ids, placeholder mismatches, headers."""
+def check(locale_dir: Path = LOCALE_DIR, obsolete: bool = False) -> list[str]:
+    """Every problem with the catalogs: missing or untranslated ids, placeholder mismatches, headers
+    (and, with ``obsolete``, entries the code no longer uses)."""
     problems = []
     wanted = {f.msgid: f for f in extract()}
     for language in LANGUAGES:
@@ -547,7 +548,7 @@ def check(locale_dir: Path = LOCALE_DIR) -> list[str]:
                     problems.append(f"{po}:{e.line}: {msgid!r} form {i} has placeholders {sorted(got)}, "
                                     f"the id has {sorted(expected)}")
         for msgid, e in by_id.items():
-            if msgid not in wanted:
+            if obsolete and msgid not in wanted:
                 problems.append(f"{po}:{e.line}: {msgid!r} is not used by the code (obsolete)")
     return problems
 
@@ -579,7 +580,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     problems = check()
     for p in problems:
         print(p)
-    print(f"{len(problems)} problems")
+    unused = [p for p in check(obsolete=True) if p not in problems]
+    for p in unused:
+        print(f"warning: {p}")
+    print(f"{len(problems)} problems, {len(unused)} obsolete entries")
     return 1 if problems else 0
 
 

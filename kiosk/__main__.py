@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from .config import load_config
+from .journal import Journal, JournalError, journal_path
 from .sdnotify import Notifier
 
 
@@ -32,6 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window or screen size, e.g. 800x480")
     parser.add_argument("--orientation", choices=("table", "upright"), help="override the configuration")
+    parser.add_argument("--journal", metavar="FILE", help="the match journal (default: the state directory)")
+    parser.add_argument("--no-journal", action="store_true", help="keep nothing on disk")
     args = parser.parse_args(argv)
     loaded = load_config(args.config)
     config = loaded.config
@@ -44,11 +48,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.simulator:
         os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "centered")
     notifier = Notifier.from_environment(unset=True)
+    warnings = loaded.warnings
+    journal = None
+    if not args.no_journal:
+        path = Path(args.journal) if args.journal else journal_path(args.simulator)
+        try:
+            journal = Journal.open(path)
+            warnings = (*warnings, *journal.warnings)
+        except JournalError as exc:
+            warnings = (*warnings, f"matches are not being saved: {exc}")
+            print(f"journal: {exc}", file=sys.stderr)
     from .app import App  # imports pygame: after the configuration is read
 
-    app = App(config, warnings=loaded.warnings, simulator=args.simulator, size=args.size,
-              notifier=notifier, boot_id=boot_id())
-    return app.run()
+    app = App(config, warnings=warnings, simulator=args.simulator, size=args.size,
+              notifier=notifier, boot_id=boot_id(), journal=journal)
+    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
+    try:
+        return app.run()
+    finally:
+        if journal is not None:
+            journal.close()
 
 
 if __name__ == "__main__":

@@ -23,8 +23,13 @@ from hardware.keyboard import handle_pygame_event
 from hardware.ports import HardwarePorts
 
 from .config import KioskConfig
+from .journal import Journal
+from .recorder import MatchRecorder, new_recorded_match
+from .resume import ResumeFailed, resume
+from .stall import StallDetector
+from .i18n import NATIVE_NAMES, translator
 from .sdnotify import Notifier, WatchdogPinger
-from .session import GameSession
+from .session import GameSession, match_config
 from .timesource import Clock, MonotonicClock
 from .ui.view import ChipFlight, UiState, View
 from .ui.widgets import Intent
@@ -64,6 +69,7 @@ class App:
         rng: random.Random | None = None,
         notifier: Notifier | None = None,
         boot_id: str = "",
+        journal: Journal | None = None,
     ) -> None:
         self.config = config
         self.simulator = simulator
@@ -72,8 +78,11 @@ class App:
         self.boot_id = boot_id
         self.notifier = notifier or Notifier.from_environment()
         self.pinger = WatchdogPinger(self.notifier, clock=lambda: self.clock.now() / NS_PER_S)
-        self.ui = UiState(warnings=warnings)
+        self.ui = UiState(warnings=warnings, language=config.kiosk.language)
         self.session: GameSession | None = None
+        self.journal = journal
+        self.recorder: MatchRecorder | None = None
+        self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
         self.running = True
         self.exit_status = 0
         self.frames = 0
@@ -100,6 +109,31 @@ class App:
         self._wakeup = threading.Event()
         self._waker = threading.Thread(target=self._wake_on_hardware, name="hardware-waker", daemon=True)
         self._waker.start()
+        self._resume()
+        self.stall.reset(self.clock.now())
+
+    def _resume(self) -> None:
+        """Continue an unfinished match from the journal, as the clock rules say (RULES.md §7)."""
+        if self.journal is None:
+            return
+        now = self.clock.now()
+        try:
+            resumed = resume(self.journal, self.boot_id, now)
+        except ResumeFailed as exc:
+            self.ui.warnings = (*self.ui.warnings, str(exc))
+            return
+        if resumed is None:
+            return
+        session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        session.match = resumed.match
+        self.session, self.recorder = session, resumed.recorder
+        self._events_seen = 0
+        session.events.extend(resumed.events)
+        self._events_seen = len(session.events)
+        session.say(resumed.message, now)
+        self.recorder.sync(session.match, now)
+        self.ui.screen = "match"
+        self.ui.changed()
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -121,26 +155,34 @@ class App:
         return HardwarePorts.build(config, backend=backend, clock=self.clock.now)
 
     def _key_legend(self) -> str:
+        t = translator(self.ui.language)
         keys = self.config.hardware.keys
-        names = {Button.ACCEPT: "accept", Button.RAISE: "raise", Button.DECLINE: "decline"}
+        names = {Button.ACCEPT: t._("accept"), Button.RAISE: t._("raise"), Button.DECLINE: t._("decline")}
         parts = []
         for player in (0, 1):
             own = [f"{key.upper()} {names.get(button, button.name.lower())}" for key, p, button in keys if p == player]
-            parts.append(f"Player {player + 1}: " + ", ".join(own))
-        return "Keys  " + "   ".join(parts) + f"   (hold {self.config.kiosk.admin_exit_key} to quit)"
+            parts.append(t._("Player {number}: {keys}", number=player + 1, keys=", ".join(own)))
+        return t._("Keys  {players}   (hold {key} to quit)", players="   ".join(parts), key=self.config.kiosk.admin_exit_key)
 
     def _status_text(self) -> str:
+        t = translator(self.ui.language)
         c = self.config
         panel = self.ports.panel_status
+        size = {"width": self.screen.get_width(), "height": self.screen.get_height()}
+        panels = {"disconnected": t._("disconnected"), "handshaking": t._("handshaking"), "connected": t._("connected"),
+                  "incompatible": t._("incompatible")}
         lines = [
-            f"Screen: {self.screen.get_width()} x {self.screen.get_height()}, {c.display.orientation} orientation",
-            f"Hand-over screen between turns: {'on' if c.match.handover else 'off'}",
-            f"Clock: {c.match.bank_seconds:g} s bank, {c.match.delay_seconds:g} s delay; {c.match.balances} points each",
-            f"Buttons: {self.ports.backend} GPIO; serial panel: {panel.value.lower() if panel else 'none'}",
-            f"Language: {c.kiosk.language}",
-            "Change these in the configuration file (see the README).",
+            t._("Screen: {width} x {height}, table orientation", **size) if c.display.orientation == "table"
+            else t._("Screen: {width} x {height}, upright orientation", **size),
+            t._("Hand-over screen between turns: on") if c.match.handover else t._("Hand-over screen between turns: off"),
+            t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
+                 c.match.balances, bank=f"{c.match.bank_seconds:g}", delay=f"{c.match.delay_seconds:g}"),
+            t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=self.ports.backend,
+                panel=panels.get(panel.value.lower(), panel.value.lower()) if panel else t._("none")),
+            t._("Language: {language}", language=NATIVE_NAMES[t.language]),
+            t._("Change these in the configuration file (see the README)."),
         ]
-        lines += [f"Warning: {w}" for w in self.ui.warnings]
+        lines += [t._("Warning: {warning}", warning=w) for w in self.ui.warnings]
         return "\n".join(lines)
 
     # -- the loop ----------------------------------------------------------------------------
@@ -160,10 +202,13 @@ class App:
             self._sleep(self._wait_ms(self.clock.now()))
         events = pygame.event.get()
         now = self.clock.now()
+        self._heartbeat(now)
         self.take_inputs(events, now)
         now = self.clock.now()
         if self.session is not None:
             self.session.tick(now)
+            if self.recorder is not None:
+                self.recorder.sync(self.session.match, now)  # committed before it is shown
             self._start_flights(now)
         self._check_holds(now)
         self._idle_return(now)
@@ -174,6 +219,16 @@ class App:
         if self.frames == 1:
             self.notifier.ready("showing the home screen")
         self.pinger.tick()
+
+    def _heartbeat(self, now: int) -> None:
+        """Abort the match when the loop could not take commands for too long while a clock ran."""
+        s = self.session
+        running = s is not None and not s.match.is_over and s.match.clock_running is not None
+        reason = self.stall.beat(now, running)
+        if reason is not None and s is not None and running:
+            s.match.abort(now, reason)
+            s.version += 1
+            s.say(reason, now)
 
     def _start_flights(self, now: int) -> None:
         """Animate the newest transfer (chips flying from the payer's stack to the payee's)."""
@@ -340,6 +395,10 @@ class App:
         elif name == "settings":
             self.ui.screen = "settings"
             self.ui.status_line = self._status_text()
+        elif name == "ui":  # languages and help pages: the interface only
+            self.ui.apply(intent)
+            self.ui.legend = self._key_legend() if self.simulator else ""
+            self.ui.status_line = self._status_text()
         elif s is None:
             return
         elif name == "start":
@@ -380,6 +439,10 @@ class App:
     def new_match(self) -> None:
         """Start a fresh match at the ready screen."""
         self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        if self.journal is not None:
+            self.session.match, self.recorder = new_recorded_match(
+                self.journal, match_config(self.config.match), (None, None), self.boot_id
+            )
         self.flight = None
         self._events_seen = 0
         self._last_input_ns = max(self._last_input_ns, self.clock.now())

@@ -44,6 +44,14 @@ def frame(app: App) -> None:
     app.step(wait=False)
 
 
+def pass_time(app: App, clock: FakeClock, seconds: float) -> None:
+    """Let ``seconds`` pass with the loop running (a frame every half second, as the real loop wakes)."""
+    end = clock.now() + int(seconds * S)
+    while clock.now() < end:
+        clock.t = min(end, clock.now() + S // 2)
+        frame(app)
+
+
 def tap(app: App, intent_name: str, *args: object) -> None:
     """Post a real mouse click at the centre of the hotspot with this intent, then run a frame."""
     for spot in app.view.hotspots:
@@ -69,7 +77,7 @@ def play_turn(app: App, clock: FakeClock) -> None:
     assert s is not None
     m = s.match
     legal = m.legal_actions()
-    clock.advance(2)
+    clock.advance(1)
     if m.phase is Phase.HANDOVER:
         tap(app, "reveal", m.to_act)
         return
@@ -128,8 +136,8 @@ def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> 
     s = app.session
     loser = s.match.to_act
     deadline = s.match.deadline_ns()
-    clock.t = deadline
-    frame(app)
+    pass_time(app, clock, (deadline - clock.now()) / S)
+    assert clock.now() == deadline
     assert s.match.outcome.reason is EndReason.TIME and s.match.outcome.winner == 1 - loser
     assert any(spot.intent == ("rematch",) for spot in app.view.hotspots)
 
@@ -235,8 +243,7 @@ def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) ->
     tap(app, "help")
     assert app.ui.help_open and s.match.clock_running == player
     before = s.match.bank_ns(player, clock.now())
-    clock.advance(15)
-    frame(app)
+    pass_time(app, clock, 15)
     assert s.match.bank_ns(player, clock.now()) < before
     assert any(c.player == player for c in app.view.clocks)  # clocks stay on screen under the help
     tap(app, "help_close")
@@ -290,3 +297,59 @@ def test_blocked_round_after_automatic_passes_shows_the_settlement(app_clock: tu
     passes = [m.text for m in s.messages if "cannot play and passes" in m.text]
     assert len(passes) == 2
     assert any(spot.intent == ("start", 1) for spot in app.view.hotspots)  # Continue on both sides
+
+
+def test_a_stalled_loop_aborts_the_match_without_a_result(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 0)
+    pass_time(app, clock, 1.5)
+    assert not app.session.match.is_over
+    clock.advance(2.5)  # the loop could not take commands for longer than the 2 s stall limit
+    frame(app)
+    outcome = app.session.match.outcome
+    assert outcome is not None and outcome.winner is None and not outcome.rated
+    assert "2.5" in outcome.detail or "stall" in outcome.detail.lower() or "could not" in outcome.detail
+
+
+def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> None:
+    app, clock = app_clock
+    frame(app)
+    tap(app, "new_match")
+    clock.advance(60)  # ready screen: clocks stopped, a long pause costs nothing
+    frame(app)
+    tap(app, "start", 0)
+    assert not app.session.match.is_over and app.session.match.clock_running is not None
+
+
+def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
+    from kiosk.journal import Journal
+
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    config = replace(KioskConfig(), match=MatchSettings(handover=False))
+    clock = FakeClock(10 * S)
+    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
+              journal=journal, boot_id="boot-1")
+    frame(app)
+    tap(app, "new_match")
+    tap(app, "start", 0)
+    play_turn(app, clock)
+    before = app.session.match.to_dict()
+    app.close()
+    journal.close()
+    clock.advance(1)  # the kiosk was down for a second: the running clock keeps running
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    again = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
+                journal=journal, boot_id="boot-1")
+    try:
+        frame(again)
+        assert again.session is not None and again.ui.screen == "match"
+        restored = again.session.match.to_dict()
+        for key in ("hands", "layout", "balances", "round", "to_act", "phase", "boneyard"):
+            assert restored[key] == before[key], key
+        assert restored["clock"]["started_ns"] == before["clock"]["started_ns"]
+        assert any("restart" in m.text.lower() for m in again.session.messages)
+    finally:
+        again.close()
+        journal.close()

@@ -212,6 +212,11 @@ class App:
             self._start_flights(now)
         self._check_holds(now)
         self._idle_return(now)
+        panel = self.ports.panel_status
+        state = None if panel is None else panel.value.lower()
+        if state != self.ui.panel:
+            self.ui.panel = state
+            self.ui.changed()
         self.draw(now)
         self._show_panel(now)
         self.ports.update(now)

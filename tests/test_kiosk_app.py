@@ -353,3 +353,27 @@ def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
     finally:
         again.close()
         journal.close()
+
+
+def test_the_serial_panel_state_is_shown_during_a_match() -> None:
+    from hardware.config import HardwareConfig, SerialConfig
+
+    config = replace(KioskConfig(), match=MatchSettings(handover=False),
+                     hardware=replace(HardwareConfig(), serial=SerialConfig(enabled=True, url="loop://")))
+    clock = FakeClock(10 * S)
+    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
+    try:
+        frame(app)
+        tap(app, "new_match")
+        frame(app)
+        assert app.ports.panel is not None
+        assert app.ui.panel == app.ports.panel_status.value.lower()
+        assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
+    finally:
+        app.close()
+    plain, _ = make_app()
+    try:
+        frame(plain)
+        assert plain.ui.panel is None  # no serial panel configured: nothing shown
+    finally:
+        plain.close()

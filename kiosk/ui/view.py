@@ -65,6 +65,8 @@ class UiState:
     player_languages: list[str | None] = field(default_factory=lambda: [None, None])
     """Each player's own language (None: the host language), chosen in their panel between rounds."""
     help_page: int = 0
+    panel: str | None = None
+    """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
     help_language: str | None = None
     """The help's language when chosen on its tabs (None: the host language)."""
 
@@ -474,6 +476,13 @@ class View:
         rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))
         draw_button(surface, rules, t._("Rules"))
         self.hotspots.append(Hotspot(rules, ("help",)))
+        if self.ui.panel is not None:
+            line = pygame.Rect(r.x, yard.bottom + 2, r.width, rules.y - yard.bottom - 4)
+            states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
+                      "disconnected": t._("disconnected"), "incompatible": t._("incompatible")}
+            ok = self.ui.panel == "connected"
+            text(surface, t._("Panel: {state}", state=states.get(self.ui.panel, self.ui.panel)), line,
+                 line.height, theme.TEXT_DIM if ok else theme.DANGER)
 
     # -- the middle of each table screen -------------------------------------------------------
 

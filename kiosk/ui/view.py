@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from engine import Phase, Play, Tile
+from engine import Phase, Play, RoundEnded, Tile, Transfer, TransferReason
 from engine.events import EndReason
 
 from .. import fonts
@@ -539,7 +539,10 @@ class View:
     def _middle_settlement(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
         t = self.t
-        ended = next((e for e in reversed(session.events) if type(e).__name__ == "RoundEnded"), None)
+        index, ended = next(((i, e) for i, e in reversed(list(enumerate(session.events)))
+                             if isinstance(e, RoundEnded)), (None, None))
+        paid = next((e for e in session.events[(index or 0) + 1:]
+                     if isinstance(e, Transfer) and e.reason is TransferReason.BLOCKED), None)
         lines: list[tuple[str, int, tuple[int, int, int]]] = []
         if ended is not None and not ended.blocked:
             lines.append((t._("Domino! Player {number} went out", number=ended.dominoer + 1), 3, theme.ACCENT))
@@ -550,12 +553,11 @@ class View:
             if a == b:
                 lines.append((t._("Pips {a} and {b}: equal hands, nothing moves", a=a, b=b), 2, theme.TEXT))
             else:
-                light = 0 if a < b else 1
-                heavy_pips = max(a, b)
-                moved = 5 * ((heavy_pips + 2) // 5)
+                moved = 0 if paid is None else paid.points  # what the engine moved (capped, rounded)
+                lighter = 0 if a < b else 1
                 lines.append((t.n_("Pips {a} vs {b}: player {number} receives {n}",
                                    "Pips {a} vs {b}: player {number} receives {n}", moved,
-                                   a=a, b=b, number=light + 1), 2, theme.TEXT))
+                                   a=a, b=b, number=lighter + 1), 2, theme.TEXT))
         lines.append((t._("Balances {first} - {second}. Press Continue.", first=m.balances[0], second=m.balances[1]),
                       2, theme.TEXT_DIM))
         self._card_top(surface, lines)

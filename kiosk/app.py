@@ -29,8 +29,9 @@ from .resume import ResumeFailed, resume
 from .stall import StallDetector
 from .i18n import NATIVE_NAMES, translator
 from .sdnotify import Notifier, WatchdogPinger
-from .session import GameSession, match_config
+from .session import GameSession
 from .timesource import Clock, MonotonicClock
+from .ui.players_view import PlayerScreens
 from .ui.view import ChipFlight, UiState, View
 from .ui.widgets import Intent
 
@@ -82,6 +83,7 @@ class App:
         self.session: GameSession | None = None
         self.journal = journal
         self.recorder: MatchRecorder | None = None
+        self.player_screens = PlayerScreens(journal, self.ui)
         self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
         self.running = True
         self.exit_status = 0
@@ -127,6 +129,7 @@ class App:
         session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
         session.match = resumed.match
         self.session, self.recorder = session, resumed.recorder
+        self.player_screens.seat_names_from(resumed.players)
         self._events_seen = 0
         session.events.extend(resumed.events)
         self._events_seen = len(session.events)
@@ -380,6 +383,9 @@ class App:
             if item.button in (Button.ACCEPT, Button.START_CONTINUE) and self.ui.screen == "home":
                 self.new_match()
             return
+        if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
+            return
+        self._enter_match()
         self.session.press(item.player, item.button, arrival)
 
     def do(self, intent: Intent, now: int) -> None:
@@ -404,9 +410,12 @@ class App:
             self.ui.apply(intent)
             self.ui.legend = self._key_legend() if self.simulator else ""
             self.ui.status_line = self._status_text()
+        elif name == "players":  # picker, keyboard, leaderboard, history, replay
+            self.player_screens.apply(intent)
         elif s is None:
             return
         elif name == "start":
+            self._enter_match()
             s.press(intent[1], Button.ACCEPT, arrival)
         elif name == "reveal":
             s.press(intent[1], Button.ACCEPT, arrival)
@@ -442,12 +451,10 @@ class App:
         return stamp
 
     def new_match(self) -> None:
-        """Start a fresh match at the ready screen."""
+        """Start a fresh match at the ready screen (entered in the journal at its first Start)."""
         self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
-        if self.journal is not None:
-            self.session.match, self.recorder = new_recorded_match(
-                self.journal, match_config(self.config.match), (None, None), self.boot_id
-            )
+        self.recorder = None
+        self.ui.records.picker = None
         self.flight = None
         self._events_seen = 0
         self._last_input_ns = max(self._last_input_ns, self.clock.now())
@@ -456,8 +463,23 @@ class App:
         self.ui.confirm_resign.clear()
         self.ui.changed()
 
+    def _enter_match(self) -> None:
+        """Before the first Start: enter the match in the journal with the players now in the seats.
+
+        The players can change until then, so the journal's match is made here (nothing was played
+        yet, the fresh recording match is the same as the one on screen)."""
+        s = self.session
+        if self.journal is None or s is None or self.recorder is not None:
+            return
+        if s.match.phase is not Phase.READY or s.match.round != 0:
+            return
+        s.match, self.recorder = new_recorded_match(
+            self.journal, s.match.config, self.ui.records.chosen_ids(), self.boot_id
+        )
+
     def go_home(self) -> None:
-        """Back to the home screen (the match, if any, is left)."""
+        """Back to the home screen (the match, if any, is left; the seats are guests again)."""
+        self.player_screens.reset()
         self.session = None
         self.ui.screen = "home"
         self.ui.help_open = False

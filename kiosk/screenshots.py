@@ -7,9 +7,11 @@ command always draws the same pictures. Look at them before calling a screen don
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import random
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
@@ -19,11 +21,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from engine import NS_PER_S, Bid, Match, Phase, Play, Start, Transfer, shuffle_deal  # noqa: E402
+from engine import NS_PER_S, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal  # noqa: E402
 
 from .app import App  # noqa: E402
 from .config import KioskConfig  # noqa: E402
 from .i18n import LANGUAGES, next_language  # noqa: E402
+from .journal import Journal  # noqa: E402
+from .players import Players  # noqa: E402
+from .recorder import new_recorded_match  # noqa: E402
 from .session import GameSession, match_config  # noqa: E402
 from .timesource import FakeClock  # noqa: E402
 from .ui.view import ChipFlight  # noqa: E402
@@ -49,6 +54,64 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
     return stop(m)
 
 
+DEMO_PLAYERS = ("Anna", "Bogdan", "Chloe", "Dae-jung", "Eko", "Fenna")
+DEMO_MATCHES = ((0, 1, 1), (1, 2, 2), (0, 2, 3), (3, None, 4), (0, 1, "resign"), (4, 5, 6), (0, 3, 7), (5, 0, 8),
+                (1, 0, 9), (2, 4, 10))
+"""(seat 1, seat 2 (None: a guest), seed or "resign") of each demonstration match."""
+_DEMO: list[Journal] = []
+
+
+def play_recorded(journal: Journal, players: tuple[int | None, int | None], seed: int | str, start_ns: int,
+                  wall: float) -> int:
+    """A whole match between ``players`` by random legal actions (3 s apart), recorded; returns its id."""
+    config = replace(match_config(KioskConfig().match), balances=(40, 40), handover=False)
+    match, recorder = new_recorded_match(journal, config, players, "screenshots", wall_clock=lambda: wall)
+    rng = random.Random(seed if isinstance(seed, int) else 99)
+    now = start_ns
+    for turn in range(3000):
+        if match.is_over:
+            break
+        now += 3 * NS_PER_S
+        if seed == "resign" and turn >= 12 and match.phase is Phase.PLAY and match.to_act is not None:
+            action = Resign(match.to_act)
+        else:
+            action = rng.choice(match.legal_actions())
+        if isinstance(action, Start):
+            action = Start(None, shuffle_deal(rng))
+        match.apply(action, now)
+        recorder.sync(match, now)
+    assert recorder.match_id is not None
+    return recorder.match_id
+
+
+def demo_journal() -> Journal:
+    """A journal in a temporary folder with a few named players and their matches (made once per process)."""
+    if not _DEMO:
+        folder = tempfile.TemporaryDirectory(prefix="spectacular-bid-shots-")
+        journal = Journal.open(Path(folder.name) / "journal.sqlite3")
+        players = Players(journal)
+        ids = [players.create(name, wall_s=1_717_000_000).id for name in DEMO_PLAYERS]
+        for i, (a, b, seed) in enumerate(DEMO_MATCHES):
+            play_recorded(journal, (ids[a], None if b is None else ids[b]), seed, (i + 1) * 10_000 * NS_PER_S,
+                          1_717_200_000 + i * 5400)
+        _DEMO.append(journal)
+
+        def cleanup() -> None:
+            journal.close()
+            folder.cleanup()
+
+        atexit.register(cleanup)
+    return _DEMO[0]
+
+
+def with_journal(app: App) -> None:
+    """Give the app the demonstration journal (names, leaderboard, history, replay)."""
+    journal = demo_journal()
+    if app.journal is not journal:
+        app.journal = journal
+        app.player_screens = type(app.player_screens)(journal, app.ui)
+
+
 def _fresh(app: App, **changes: object) -> GameSession:
     app.new_match()
     s = app.session
@@ -59,7 +122,10 @@ def _fresh(app: App, **changes: object) -> GameSession:
 
 
 def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
-    """Every screen to photograph, each as a function that puts the app in that state."""
+    """Every screen to photograph, each as a function that puts the app in that state.
+
+    The app gets a demonstration journal (as the kiosk has one): the ready screens offer names."""
+    with_journal(app)
 
     def home() -> None:
         app.go_home()
@@ -170,6 +236,58 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s.match.abort(clock.advance(1), "the machine restarted while a clock was running")
         s.version += 1
 
+    def named(first: str | None, second: str | None) -> Players:
+        with_journal(app)
+        app.go_home()
+        players = Players(app.player_screens.journal)  # type: ignore[arg-type]
+        _fresh(app)
+        app.ui.records.chosen = [None if n is None else players.find(n) for n in (first, second)]
+        return players
+
+    def ready_names() -> None:  # one named player, one guest
+        named("Anna", None)
+
+    def picker() -> None:  # player 2 picks (turned toward them in table mode); Anna sits in seat 1
+        named("Anna", None)
+        app.do(("players", "open_picker", 1), clock.now())
+
+    def keyboard() -> None:  # player 1 types a new name
+        named(None, "Bogdan")
+        app.do(("players", "open_picker", 0), clock.now())
+        app.do(("players", "new", 0), clock.now())
+        for ch in "GUSTAV":
+            app.do(("players", "key", ch), clock.now())
+
+    def keyboard_taken() -> None:  # a name that is taken: the reason under the field
+        named(None, None)
+        app.do(("players", "open_picker", 0), clock.now())
+        app.do(("players", "new", 0), clock.now())
+        for ch in "CHLOE":
+            app.do(("players", "key", ch), clock.now())
+        app.do(("players", "ok"), clock.now())
+
+    def leaderboard() -> None:
+        with_journal(app)
+        app.go_home()
+        app.do(("players", "leaderboard"), clock.now())
+
+    def history() -> None:
+        leaderboard()
+        first = app.ui.records.board[0].player
+        app.do(("players", "history", first.id), clock.now())
+
+    def replay() -> None:  # a step in the middle of a round
+        history()
+        row = next(h for h in app.ui.records.history if h.result in ("win", "loss") and h.reason == "balance")
+        app.do(("players", "replay", row.match_id), clock.now())
+        steps = app.ui.records.replay
+        middle = next(i for i, st in enumerate(steps) if st.step.get("do") == "play" and len(st.match.layout) >= 6)
+        app.do(("players", "step", middle), clock.now())
+
+    def replay_end() -> None:
+        replay()
+        app.do(("players", "step", len(app.ui.records.replay) - 1), clock.now())
+
     return {
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
@@ -178,6 +296,8 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
+        "ready-names": ready_names, "picker": picker, "keyboard": keyboard, "keyboard-taken": keyboard_taken,
+        "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
     }
 
 

@@ -20,6 +20,7 @@ from ..session import GameSession
 from . import theme
 from .board import draw_board_area, draw_hand
 from .help import draw_help
+from .players_view import RECORD_SCREENS, Records, draw_name_button, draw_picker, draw_record_screen
 from .regions import Regions, compute_regions, to_screen
 from .widgets import (
     Hotspot,
@@ -69,6 +70,8 @@ class UiState:
     """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
     help_language: str | None = None
     """The help's language when chosen on its tabs (None: the host language)."""
+    records: Records = field(default_factory=Records)
+    """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
 
     def __post_init__(self) -> None:
         self.language = normalise(self.language)
@@ -172,6 +175,8 @@ class View:
         surface.fill(theme.BACKGROUND)
         if ui.screen == "settings":
             self._settings(surface, ui)
+        elif ui.screen in RECORD_SCREENS:
+            draw_record_screen(self, surface, ui)
         elif ui.screen == "home" or session is None:
             self._home(surface, ui)
         else:
@@ -181,6 +186,8 @@ class View:
             self._warning_banner(surface, warnings)
         if flight is not None and session is not None and ui.screen == "match":
             self._chip_flight(surface, flight, now_ns)
+        if ui.records.picker is not None and session is not None and ui.screen == "match":
+            draw_picker(self, surface, ui)  # over everything, facing the seat's player
 
     def _chip_flight(self, surface: pygame.Surface, flight: ChipFlight, now_ns: int) -> None:
         """Up to ten chips on their way between the two stacks, with the points above them."""
@@ -247,15 +254,17 @@ class View:
              theme.TEXT_DIM)
         bw, bh = int(w * 0.36), max(44, int(h * 0.1))
         y = sub.bottom + int(h * 0.04)
-        for label, intent, primary in (
-            (t._("New match"), ("new_match",), True),
-            (t._("Rules"), ("help",), False),
-            (t._("Settings"), ("settings",), False),
-        ):
-            rect = pygame.Rect(0, 0, bw, bh)
-            rect.midtop = (w // 2, y)
-            draw_button(surface, rect, label, primary=primary)
-            self.hotspots.append(Hotspot(rect, intent))
+        rows = [[(t._("New match"), ("new_match",), True)], [(t._("Rules"), ("help",), False)],
+                [(t._("Settings"), ("settings",), False)]]
+        if ui.records.available:  # named players: Rules and Settings share a row, the leaderboard has one
+            rows = [rows[0], [(t._("Leaderboard"), ("players", "leaderboard"), False)], rows[1] + rows[2]]
+        for row in rows:
+            gap = int(w * 0.015)
+            cw = (bw - gap * (len(row) - 1)) // len(row)
+            for i, (label, intent, primary) in enumerate(row):
+                rect = pygame.Rect(w // 2 - bw // 2 + i * (cw + gap), y, cw, bh)
+                draw_button(surface, rect, label, primary=primary)
+                self.hotspots.append(Hotspot(rect, intent))
             y += bh + int(h * 0.025)
         # the languages, each named in itself
         lw, lh, gap = int(w * 0.2), max(40, int(h * 0.085)), int(w * 0.015)
@@ -350,10 +359,12 @@ class View:
 
         status = local.status
         name_h = status.height // 4
+        named = ui.records.chosen[player]
         if m.jockey == player and m.phase is not Phase.PLAY:
-            name = t._("Player {number} (jockey)", number=player + 1)
+            name = t._("Player {number} (jockey)", number=player + 1) if named is None else \
+                t._("{name} (jockey)", name=named.name)
         else:
-            name = t._("Player {number}", number=player + 1)
+            name = t._("Player {number}", number=player + 1) if named is None else named.name
         text(panel, name, pygame.Rect(status.x, status.y, status.width, name_h), name_h, theme.TEXT, bold=True, align="left")
         balance_rect = pygame.Rect(status.x, status.y + name_h, status.width // 2, status.height // 3)
         text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
@@ -399,6 +410,8 @@ class View:
     ) -> None:
         m = session.match
         if m.round == 0:
+            if self.ui.records.available and session.screen == "ready":
+                draw_name_button(self, panel, rect, self.ui, player, spots)
             return
         hand = m.hand(player)
         if not self._hand_visible(session, player):

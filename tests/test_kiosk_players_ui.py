@@ -1,0 +1,279 @@
+"""Named players in the kiosk, headless: the picker and its keyboard, rated and guest matches, the
+leaderboard, a player's history and the step-through replay — real SQLite, fake clock, posted clicks."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from engine import NS_PER_S, EndReason, Phase  # noqa: E402
+from kiosk.app import App  # noqa: E402
+from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
+from kiosk.journal import Journal  # noqa: E402
+from kiosk.players import Players  # noqa: E402
+from kiosk.timesource import FakeClock  # noqa: E402
+from kiosk.ui import theme  # noqa: E402
+from kiosk.ui.players_view import change_text  # noqa: E402
+
+S = NS_PER_S
+
+
+def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "table") -> App:
+    config = KioskConfig()
+    config = replace(config, display=replace(config.display, orientation=orientation),
+                     match=MatchSettings(handover=False))
+    return App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
+               journal=journal, boot_id="boot-1")
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    j = Journal.open(tmp_path / "journal.sqlite3")
+    yield j
+    j.close()
+
+
+@pytest.fixture
+def kiosk(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
+    clock = FakeClock(10 * S)
+    app = open_app(journal, clock)
+    frame(app)
+    yield app, clock
+    app.close()
+
+
+def frame(app: App) -> None:
+    app.step(wait=False)
+
+
+def spot_for(app: App, *intent: object):
+    for spot in app.view.hotspots:
+        if tuple(spot.intent[: len(intent)]) == intent:
+            return spot
+    return None
+
+
+def tap(app: App, *intent: object) -> None:
+    """Post a real mouse click at the centre of the hotspot with this intent (prefix), then run a frame."""
+    spot = spot_for(app, *intent)
+    assert spot is not None, f"no hotspot {intent} on screen: {[s.intent for s in app.view.hotspots]}"
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+    frame(app)
+
+
+def type_name(app: App, name: str) -> None:
+    for ch in name:
+        tap(app, "players", "key", " " if ch == " " else ch.upper())
+
+
+def drawn_texts(app: App) -> set[str]:
+    theme.RECORDER = []
+    try:
+        app._drawn_key = None
+        app.draw(app.clock.now())
+        return {f.text for f in theme.RECORDER}
+    finally:
+        theme.RECORDER = None
+
+
+def resign_after_start(app: App, clock: FakeClock, loser: int) -> None:
+    clock.advance(1)
+    tap(app, "start", 0)
+    assert app.session.match.phase in (Phase.AUCTION, Phase.PLAY)
+    clock.advance(1)
+    tap(app, "resign", loser)
+    tap(app, "resign_yes", loser)
+    assert app.session.match.outcome.reason is EndReason.RESIGN
+
+
+def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history_and_replay(
+        kiosk: tuple[App, FakeClock], journal: Journal) -> None:
+    app, clock = kiosk
+    players = Players(journal)
+    anna = players.create("Anna", wall_s=1)
+    assert spot_for(app, "players", "leaderboard") is not None  # home offers the leaderboard
+    tap(app, "new_match")
+    assert {s.intent for s in app.view.hotspots if s.intent[:2] == ("players", "open_picker")} == {
+        ("players", "open_picker", 0), ("players", "open_picker", 1)}
+    tap(app, "players", "open_picker", 0)  # player 1 picks Anna from the list
+    tap(app, "players", "pick", anna.id)
+    assert app.ui.records.chosen[0] == anna and app.ui.records.picker is None
+    tap(app, "players", "open_picker", 1)  # player 2 (turned picker and keyboard) types a new name
+    assert spot_for(app, "players", "pick", anna.id) is None  # Anna sits in the other seat
+    tap(app, "players", "new", 1)
+    type_name(app, "bem")
+    tap(app, "players", "backspace")
+    type_name(app, "n")
+    assert app.ui.records.typing == "Ben"  # a capital first, then small letters
+    tap(app, "players", "ok")
+    ben = players.find("Ben")
+    assert ben is not None and app.ui.records.chosen == [anna, ben]
+    assert {"Anna", "Ben"} <= drawn_texts(app)  # the panels show the names
+
+    resign_after_start(app, clock, loser=1)  # Ben resigns: Anna wins
+    frame(app)
+    record = journal.matches(limit=1)[0]
+    assert record.players == (anna.id, ben.id) and record.finished and record.rated and record.winner == 0
+    assert len(journal.matches()) == 1  # the match was entered once, at its first Start
+    anna2, ben2 = players.get(anna.id), players.get(ben.id)
+    assert anna2.rating > 1500 > ben2.rating and anna2.games == ben2.games == 1
+    live = app.session.match
+    live_state = (live.balances, live.round, live.layout.tiles(), live.hand(0), live.hand(1))
+
+    tap(app, "home")
+    tap(app, "players", "leaderboard")
+    assert app.ui.screen == "leaderboard"
+    board = app.ui.records.board
+    assert [(r.rank, r.player.name, r.wins) for r in board] == [(1, "Anna", 1), (2, "Ben", 0)]
+    texts = drawn_texts(app)
+    assert {f"{anna2.rating:.0f}", f"{ben2.rating:.0f}", "Anna", "Ben"} <= texts
+
+    tap(app, "players", "history", anna.id)
+    assert app.ui.screen == "history"
+    (row,) = app.ui.records.history
+    assert row.opponent == "Ben" and row.result == "win" and row.reason == "resign" and row.rated
+    assert row.rating_change == pytest.approx(anna2.rating - 1500)
+    texts = drawn_texts(app)
+    assert {"Ben", "Win", "resigned", change_text(row.rating_change)} <= texts
+    assert change_text(row.rating_change).startswith("+")
+
+    tap(app, "players", "replay", row.match_id)
+    assert app.ui.screen == "replay"
+    steps = app.ui.records.replay
+    assert [s.step["do"] for s in steps][:1] == ["start"] and steps[-1].step["do"] == "resign"
+    assert app.ui.records.replay_at == 0
+    tap(app, "players", "step", 1)  # Next
+    assert app.ui.records.replay_at == 1
+    tap(app, "players", "step", 0)  # Previous
+    assert app.ui.records.replay_at == 0
+    tap(app, "players", "step", len(steps) - 1)  # to the end
+    final = steps[-1].match
+    assert final.is_over and final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
+    assert (final.balances, final.round, final.layout.tiles(), final.hand(0), final.hand(1)) == live_state
+    assert {"Anna wins", "Ben resigns"} <= drawn_texts(app)
+    assert spot_for(app, "players", "step", len(steps)) is None  # no Next after the last step
+    tap(app, "players", "back")
+    assert app.ui.screen == "history"
+    tap(app, "players", "back")
+    assert app.ui.screen == "leaderboard"
+    tap(app, "home")
+    assert app.ui.screen == "home"
+
+
+def test_a_match_with_a_guest_is_not_rated_but_is_in_the_history(kiosk: tuple[App, FakeClock],
+                                                                  journal: Journal) -> None:
+    app, clock = kiosk
+    players = Players(journal)
+    anna = players.create("Anna", wall_s=1)
+    tap(app, "new_match")
+    tap(app, "players", "open_picker", 1)
+    tap(app, "players", "pick", anna.id)
+    tap(app, "players", "open_picker", 0)
+    tap(app, "players", "pick", None)  # Guest
+    assert app.ui.records.chosen == [None, anna]
+    resign_after_start(app, clock, loser=0)  # the guest resigns: Anna wins
+    frame(app)
+    record = journal.matches(limit=1)[0]
+    assert record.players == (None, anna.id) and record.finished and record.winner == 1
+    assert players.get(anna.id).rating == 1500 and players.get(anna.id).games == 0
+    tap(app, "home")
+    tap(app, "players", "leaderboard")
+    tap(app, "players", "history", anna.id)
+    (row,) = app.ui.records.history
+    assert row.opponent_id is None and row.result == "win" and not row.rated and row.rating_change is None
+    assert {"Guest", "–"} <= drawn_texts(app)
+
+
+def test_rematch_keeps_the_names_and_home_makes_both_seats_guests(kiosk: tuple[App, FakeClock],
+                                                                   journal: Journal) -> None:
+    app, clock = kiosk
+    players = Players(journal)
+    anna, ben = players.create("Anna"), players.create("Ben")
+    tap(app, "new_match")
+    for seat, who in ((0, anna), (1, ben)):
+        tap(app, "players", "open_picker", seat)
+        tap(app, "players", "pick", who.id)
+    resign_after_start(app, clock, loser=0)
+    tap(app, "rematch")
+    assert app.ui.records.chosen == [anna, ben]
+    resign_after_start(app, clock, loser=1)
+    frame(app)
+    assert [m.rated for m in journal.matches()] == [True, True]
+    assert players.get(anna.id).games == 2
+    tap(app, "home")
+    assert app.ui.records.chosen == [None, None]
+
+
+def test_the_keyboard_says_why_a_name_is_refused_in_the_players_language(kiosk: tuple[App, FakeClock],
+                                                                          journal: Journal) -> None:
+    app, _ = kiosk
+    Players(journal).create("Anna")
+    tap(app, "new_match")
+    tap(app, "ui", "player_language", 0)  # player 1 reads Korean
+    tap(app, "players", "open_picker", 0)
+    tap(app, "players", "new", 0)
+    assert spot_for(app, "players", "ok") is None  # nothing typed: OK is disabled
+    type_name(app, "anna")
+    tap(app, "players", "ok")
+    assert app.ui.records.error == 'The name "Anna" is taken: pick it from the list or choose another.'
+    assert app.ui.records.typing == "Anna" and app.ui.records.picker == 0
+    assert '"Anna" 이름은 이미 있습니다: 목록에서 고르거나 다른 이름을 쓰세요.' in drawn_texts(app)
+    for _ in range(4):
+        tap(app, "players", "backspace")
+    type_name(app, "guest")
+    tap(app, "players", "ok")
+    assert "reserved" in app.ui.records.error
+    tap(app, "players", "cancel")  # back to the list
+    assert app.ui.records.typing is None and spot_for(app, "players", "new", 0) is not None
+    tap(app, "players", "close")
+    assert app.ui.records.picker is None and app.ui.records.chosen == [None, None]
+
+
+def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal.open(path)
+    anna, ben = Players(journal).create("Anna"), Players(journal).create("Ben")
+    clock = FakeClock(10 * S)
+    app = open_app(journal, clock)
+    frame(app)
+    tap(app, "new_match")
+    for seat, who in ((0, anna), (1, ben)):
+        tap(app, "players", "open_picker", seat)
+        tap(app, "players", "pick", who.id)
+    clock.advance(1)
+    tap(app, "start", 1)
+    app.close()
+    journal.close()
+    journal = Journal.open(path)
+    again = open_app(journal, clock)
+    try:
+        frame(again)
+        assert again.session is not None and again.ui.records.chosen == [anna, ben]
+        assert {"Anna", "Ben"} <= drawn_texts(again)
+    finally:
+        again.close()
+        journal.close()
+
+
+def test_without_a_journal_no_names_are_offered() -> None:
+    clock = FakeClock(10 * S)
+    app = open_app(None, clock)
+    try:
+        frame(app)
+        assert spot_for(app, "players") is None  # no leaderboard on the home screen
+        tap(app, "new_match")
+        assert spot_for(app, "players") is None  # no name buttons in the panels
+        app.do(("players", "open_picker", 0), clock.now())
+        assert app.ui.records.picker is None
+    finally:
+        app.close()

@@ -277,3 +277,34 @@ def test_without_a_journal_no_names_are_offered() -> None:
         assert app.ui.records.picker is None
     finally:
         app.close()
+
+
+def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) -> None:
+    app, clock = kiosk
+    players = Players(journal)
+    made = [players.create(f"Player {chr(65 + i)}") for i in range(14)]
+    tap(app, "new_match")
+    tap(app, "players", "open_picker", 1)
+    on_page = {s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "pick")} - {None}
+    assert len(on_page) == 12 and spot_for(app, "players", "picker_page", -1) is None
+    tap(app, "players", "picker_page", 1)
+    on_page = {s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "pick")} - {None}
+    assert on_page == {made[12].id, made[13].id}
+    tap(app, "players", "pick", made[13].id)
+    tap(app, "players", "open_picker", 0)
+    tap(app, "players", "pick", made[0].id)
+    for match in range(8):  # eight rated matches between the two: the history takes two pages
+        resign_after_start(app, clock, loser=match % 2)
+        tap(app, "rematch")
+    app.go_home()  # the ready screen has no Home: the idle return does this
+    frame(app)
+    tap(app, "players", "leaderboard")
+    assert len(app.ui.records.board) == 14 and spot_for(app, "players", "board_page", 1) is not None
+    tap(app, "players", "history", made[0].id)
+    assert len(app.ui.records.history) == 8  # the last rematch was never begun: not listed
+    shown = [s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "replay")]
+    assert len(shown) == 7
+    tap(app, "players", "history_page", 1)
+    assert [s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "replay")] == [
+        app.ui.records.history[7].match_id]
+    assert "Page 2 of 2" in drawn_texts(app)

@@ -655,8 +655,10 @@ class View:
             detail = match_template(ABORT_DETAILS, o.detail or "timing failure") or T("timing failure")
             lines = [(t._("Match aborted - no result"), 3, theme.DANGER), (t(detail), 2, theme.TEXT)]
         else:
-            lines = [(t._("Player {number} wins", number=o.winner + 1), 3, theme.ACCENT),
-                     (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
+            named = self.ui.records.chosen[o.winner]
+            title = (t._("{name} wins", name=named.name) if named is not None
+                     else t._("Player {number} wins", number=o.winner + 1))
+            lines = [(title, 3, theme.ACCENT), (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
         b = session.match.balances
         lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))
         self._card(surface, lines, None)

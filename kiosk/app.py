@@ -34,6 +34,7 @@ from .timesource import Clock, MonotonicClock
 from .ui.players_view import PlayerScreens
 from .ui.view import ChipFlight, UiState, View
 from .ui.widgets import Intent
+from .warning_texts import warning_text
 
 CORNER = 64
 """Side of the top-left square that, held, leaves the kiosk."""
@@ -185,7 +186,7 @@ class App:
             t._("Language: {language}", language=NATIVE_NAMES[t.language]),
             t._("Change these in the configuration file (see the README)."),
         ]
-        lines += [t._("Warning: {warning}", warning=w) for w in self.ui.warnings]
+        lines += [t._("Warning: {warning}", warning=t(warning_text(w))) for w in self.ui.warnings]
         return "\n".join(lines)
 
     # -- the loop ----------------------------------------------------------------------------

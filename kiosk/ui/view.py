@@ -17,6 +17,7 @@ from engine.events import EndReason
 from .. import fonts
 from ..i18n import LANGUAGES, NATIVE_NAMES, N_, T, Text, Translator, match_template, next_language, normalise, translator
 from ..session import GameSession
+from ..warning_texts import message_text, warning_text
 from . import theme
 from .board import draw_board_area, draw_hand
 from .help import draw_help
@@ -29,6 +30,7 @@ from .widgets import (
     draw_hidden_tiles,
     format_bank,
     format_delay,
+    paragraph,
     text,
     text_or_wrap,
 )
@@ -66,6 +68,8 @@ class UiState:
     player_languages: list[str | None] = field(default_factory=lambda: [None, None])
     """Each player's own language (None: the host language), chosen in their panel between rounds."""
     help_page: int = 0
+    settings_page: int = 0
+    """The settings screen's page (when its lines and warnings take more than one)."""
     panel: str | None = None
     """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
     help_language: str | None = None
@@ -101,6 +105,8 @@ class UiState:
             self.help_page = 0
         elif what == "help_page":
             self.help_page = max(0, int(intent[2]))  # type: ignore[call-overload]
+        elif what == "settings_page":
+            self.settings_page = max(0, int(intent[2]))  # type: ignore[call-overload]
         self.changed()
 
 
@@ -140,7 +146,9 @@ class View:
         self.chip_stacks: dict[int, pygame.Rect] = {}
         self.ui: UiState = UiState()
         self._help_was_open = False
+        self._settings_was_open = False
         self.help_pages = 0
+        self.settings_pages = 0
         self.help_has_figures = False
 
     # -- languages ---------------------------------------------------------------------------
@@ -172,6 +180,9 @@ class View:
             ui.help_page = 0
             ui.help_language = None
         self._help_was_open = ui.help_open
+        if ui.screen == "settings" and not self._settings_was_open:  # the settings open at their first page
+            ui.settings_page = 0
+        self._settings_was_open = ui.screen == "settings"
         surface.fill(theme.BACKGROUND)
         if ui.screen == "settings":
             self._settings(surface, ui)
@@ -182,7 +193,7 @@ class View:
         else:
             self._table(surface, ui, session, now_ns)
         warnings = self._warnings(ui)
-        if warnings and ui.screen != "match":
+        if warnings and ui.screen not in ("match", "settings"):  # the settings screen lists them all
             self._warning_banner(surface, warnings)
         if flight is not None and session is not None and ui.screen == "match":
             self._chip_flight(surface, flight, now_ns)
@@ -292,37 +303,69 @@ class View:
              bold=True)
         lines = ui.status_line.split("\n") if ui.status_line else []
         lines += [t._("Warning: {warning}", warning=t(x)) for x in fonts.warnings()]
-        row_h = max(18, min(int(h * 0.06), (int(h * 0.68)) // max(len(lines), 1)))
-        y = int(h * 0.16)
-        for line in lines:
-            text(surface, line, pygame.Rect(int(w * 0.08), y, int(w * 0.84), row_h), row_h - 4, align="left")
-            y += row_h
         back = pygame.Rect(0, 0, int(w * 0.25), max(40, int(h * 0.1)))
         back.bottomright = (w // 2 - 8, h - int(h * 0.04))
+        # the lines, each on as many rows as it needs (up to four); pages when they do not all fit
+        row_h = int(h * 0.06)
+        box = pygame.Rect(int(w * 0.08), int(h * 0.16), int(w * 0.84), back.top - 8 - int(h * 0.16))
+        pages = _pages([(line, _rows_for(line, box.width, row_h)) for line in lines], box.height // row_h)
+        self.settings_pages = len(pages)
+        ui.settings_page = min(ui.settings_page, len(pages) - 1)
+        y = box.y
+        for line, rows in pages[ui.settings_page]:
+            rect = pygame.Rect(box.x, y, box.width, rows * row_h)
+            if rows == 1:
+                text(surface, line, rect, row_h - 4, align="left")
+            else:
+                paragraph(surface, line, rect, row_h - 4, min_size=theme.MIN_READABLE, align="left")
+            y += rows * row_h
         draw_button(surface, back, t._("Back"), primary=True)
         self.hotspots.append(Hotspot(back, ("home",)))
         rules = back.copy()
         rules.bottomleft = (w // 2 + 8, back.bottom)
         draw_button(surface, rules, t._("Rules"))
         self.hotspots.append(Hotspot(rules, ("help",)))
+        if len(pages) > 1:
+            page = ui.settings_page
+            side = pygame.Rect(0, 0, back.left - 8 - int(w * 0.03), back.height)
+            side.bottomleft = (int(w * 0.03), back.bottom)
+            if page > 0:
+                draw_button(surface, side, t._("Previous"))
+                self.hotspots.append(Hotspot(side, ("ui", "settings_page", page - 1)))
+            side = side.copy()
+            side.bottomright = (w - int(w * 0.03), back.bottom)
+            if page < len(pages) - 1:
+                draw_button(surface, side, t._("Next"))
+                self.hotspots.append(Hotspot(side, ("ui", "settings_page", page + 1)))
+            text(surface, t._("Page {page} of {pages}", page=page + 1, pages=len(pages)),
+                 pygame.Rect(int(w * 0.6), int(h * 0.04), int(w * 0.38), int(h * 0.1)), int(h * 0.04), theme.TEXT_DIM,
+                 align="right")
         if ui.help_open:
             self._help(surface, pygame.Rect(0, 0, w, h))
 
     def _warnings(self, ui: UiState) -> list[str]:
+        """The banner's warnings in the host language (configuration, hardware, journal, fonts)."""
         t = self.t
-        return [t._("Configuration: {warning}", warning=w) for w in ui.warnings] + [t(w) for w in fonts.warnings()]
+        return ([t._("Configuration: {warning}", warning=t(warning_text(w))) for w in ui.warnings]
+                + [t(w) for w in fonts.warnings()])
 
     def _warning_banner(self, surface: pygame.Surface, warnings: list[str]) -> None:
+        """The first warning across the top (on two or three lines when one is not enough)."""
         w, h = self.size
         t = self.t
-        rect = pygame.Rect(0, 0, w, max(22, int(h * 0.06)))
-        pygame.draw.rect(surface, theme.DANGER, rect)
         value = warnings[0]
         if len(warnings) > 1:
             more = len(warnings) - 1
             value = t.n_("{warning} (+{n} more: see Settings)", "{warning} (+{n} more: see Settings)", more,
                          warning=value)
-        text(surface, value, rect.inflate(-12, -4), rect.height - 6, theme.BUTTON_TEXT)
+        line_h = max(22, int(h * 0.06))
+        rows = _rows_for(value, w - 12, line_h, most=3)
+        rect = pygame.Rect(0, 0, w, line_h * rows)
+        pygame.draw.rect(surface, theme.DANGER, rect)
+        if rows == 1:
+            text(surface, value, rect.inflate(-12, -4), rect.height - 6, theme.BUTTON_TEXT)
+        else:
+            paragraph(surface, value, rect.inflate(-12, -4), line_h - 6, theme.BUTTON_TEXT, min_size=theme.MIN_READABLE)
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -679,7 +722,7 @@ class View:
             local = pygame.Surface(rect.size, pygame.SRCALPHA)
             pygame.draw.rect(local, (0, 0, 0, 170), local.get_rect(), border_radius=h // 3)
             t = self.t_for(message.player)
-            value = t(message.text)
+            value = t(message_text(message.text))  # restart and stall messages are English sentences
             if message.player is not None:
                 value = t._("Player {number}: {message}", number=message.player + 1, message=value)
             text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour)
@@ -693,6 +736,31 @@ class View:
         language = ui.help_language or ui.language
         self.help_pages, self.help_has_figures = draw_help(surface, rect, language, ui.help_page, self.size[1],
                                                            self.hotspots)
+
+
+def _rows_for(value: str, width: int, row_h: int, most: int = 4) -> int:
+    """How many rows of ``row_h`` a line needs: one when it fits at nearly its size, else the fewest
+    (up to ``most``) it wraps into at a readable size."""
+    size = row_h - 4
+    if theme.fit_size(value, width, size) >= max(theme.MIN_READABLE, size * 0.85):
+        return 1
+    for rows in range(2, most + 1):
+        if theme.wrap_fit(value, width, rows * row_h - 4, size, theme.MIN_READABLE)[2]:
+            return rows
+    return most
+
+
+def _pages(lines: list[tuple[str, int]], rows: int) -> list[list[tuple[str, int]]]:
+    """``lines`` (each with its rows) packed into pages of ``rows`` rows (always at least one page)."""
+    pages: list[list[tuple[str, int]]] = [[]]
+    used = 0
+    for line, need in lines:
+        if pages[-1] and used + need > rows:
+            pages.append([])
+            used = 0
+        pages[-1].append((line, need))
+        used += need
+    return pages
 
 
 def tile_play_intents(session: GameSession) -> list[Play]:

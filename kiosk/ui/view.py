@@ -258,7 +258,9 @@ class View:
     def _home(self, surface: pygame.Surface, ui: UiState) -> None:
         w, h = self.size
         t = self.t
-        title = pygame.Rect(0, int(h * 0.07), w, int(h * 0.15))
+        warnings = self._warnings(ui)
+        banner = self._banner_rect(warnings).height if warnings else 0
+        title = pygame.Rect(0, max(int(h * 0.07), banner + 2), w, int(h * 0.15))  # never under the banner
         text(surface, t._("Spectacular Bid"), title, int(h * 0.14), theme.ACCENT, bold=True)
         sub = pygame.Rect(int(w * 0.06), title.bottom, int(w * 0.88), int(h * 0.07))
         text(surface, t._("A Fives domino duel with an opening auction and a match clock"), sub, int(h * 0.05),
@@ -349,18 +351,27 @@ class View:
         return ([t._("Configuration: {warning}", warning=t(warning_text(w))) for w in ui.warnings]
                 + [t(w) for w in fonts.warnings()])
 
-    def _warning_banner(self, surface: pygame.Surface, warnings: list[str]) -> None:
-        """The first warning across the top (on two or three lines when one is not enough)."""
-        w, h = self.size
-        t = self.t
+    def _banner_text(self, warnings: list[str]) -> str:
         value = warnings[0]
         if len(warnings) > 1:
             more = len(warnings) - 1
-            value = t.n_("{warning} (+{n} more: see Settings)", "{warning} (+{n} more: see Settings)", more,
-                         warning=value)
+            value = self.t.n_("{warning} (+{n} more: see Settings)", "{warning} (+{n} more: see Settings)", more,
+                              warning=value)
+        return value
+
+    def _banner_rect(self, warnings: list[str]) -> pygame.Rect:
+        """Where the warning banner goes: across the top, one to three lines high."""
+        w, h = self.size
         line_h = max(22, int(h * 0.06))
-        rows = _rows_for(value, w - 12, line_h, most=3)
-        rect = pygame.Rect(0, 0, w, line_h * rows)
+        return pygame.Rect(0, 0, w, line_h * _rows_for(self._banner_text(warnings), w - 12, line_h, most=3))
+
+    def _warning_banner(self, surface: pygame.Surface, warnings: list[str]) -> None:
+        """The first warning across the top (on two or three lines when one is not enough)."""
+        h = self.size[1]
+        value = self._banner_text(warnings)
+        line_h = max(22, int(h * 0.06))
+        rect = self._banner_rect(warnings)
+        rows = rect.height // line_h
         pygame.draw.rect(surface, theme.DANGER, rect)
         if rows == 1:
             text(surface, value, rect.inflate(-12, -4), rect.height - 6, theme.BUTTON_TEXT)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from engine import Phase, Play, RoundEnded, Tile, Transfer, TransferReason
+from engine import Draw, Phase, Play, RoundEnded, Tile, Transfer, TransferReason
 from engine.events import EndReason
 
 from .. import fonts
@@ -514,7 +514,7 @@ class View:
             else:
                 text(panel, t._("Look away"), big, big.height // 2, theme.TEXT_DIM)
         elif screen == "play" and m.to_act == player:
-            if any(type(a).__name__ == "Draw" for a in m.legal_actions()):
+            if any(isinstance(a, Draw) for a in m.legal_actions()):
                 button(big, t._("Draw ({n})", n=m.boneyard_count), ("draw", player), True)
         elif screen == "match_over":
             button(big, t._("Rematch"), ("rematch",), True)
@@ -534,7 +534,7 @@ class View:
         text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True)
         text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
         yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
-        can_draw = m.phase is Phase.PLAY and any(type(a).__name__ == "Draw" for a in m.legal_actions())
+        can_draw = m.phase is Phase.PLAY and any(isinstance(a, Draw) for a in m.legal_actions())
         pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
         text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
              theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)

@@ -307,22 +307,21 @@ def test_ui_state_starts_in_the_configured_language() -> None:
     assert UiState(language="xx").language == "en"
 
 
-def test_full_redraw_stays_fast_with_the_text_caches() -> None:
-    """A full redraw of a late-round board at 1280 x 800 in Korean, after the caches are warm."""
-    import time
+def test_a_full_redraw_renders_no_text_twice() -> None:
+    """After one full redraw of a Korean late-round board, the next one takes every text from the caches.
+
+    (How fast that is, is measured by ``python -m kiosk.bench``, not here.)
+    """
+    from kiosk.ui import theme
 
     app, clock = _app("ko", "table", (1280, 800))
     try:
         app.config = replace(app.config, match=MatchSettings(handover=False, balances=300))
         scenes(app, clock)["play-late"]()
         app.draw(clock.now())
-        times = []
-        for _ in range(30):
-            app.ui.changed()
-            start = time.perf_counter()
-            app.draw(clock.now())
-            times.append(time.perf_counter() - start)
-        times.sort()
-        assert times[len(times) // 2] < 0.016  # the bench's budget is 8 ms; slow CI machines get twice that
+        misses = theme.render_fit.cache_info().misses
+        app.ui.changed()
+        assert app.draw(clock.now()) == "full"
+        assert theme.render_fit.cache_info().misses == misses
     finally:
         app.close()

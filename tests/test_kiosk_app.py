@@ -377,3 +377,12 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
         assert plain.ui.panel is None  # no serial panel configured: nothing shown
     finally:
         plain.close()
+
+
+def test_home_from_the_ready_screen(app_clock: tuple[App, FakeClock]) -> None:
+    app, _ = app_clock
+    frame(app)
+    tap(app, "new_match")
+    assert app.session.screen == "ready"
+    tap(app, "home")
+    assert app.session is None and app.ui.screen == "home"

@@ -534,10 +534,15 @@ class View:
         text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True)
         text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
         yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
+        if session.screen == "ready":  # nothing dealt yet: the way back home instead of the boneyard
+            draw_button(surface, yard, t._("Home"))
+            self.hotspots.append(Hotspot(yard, ("home",)))
+            yard = yard.copy()
         can_draw = m.phase is Phase.PLAY and any(isinstance(a, Draw) for a in m.legal_actions())
-        pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
-        text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
-             theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
+        if session.screen != "ready":
+            pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
+            text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
+                 theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
         if can_draw:
             self.hotspots.append(Hotspot(yard, ("draw", m.to_act)))
         rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))

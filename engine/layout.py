@@ -16,7 +16,6 @@ from .tiles import (
     POINT_INDEX,
     POINT_IS_BRANCH,
     POINT_SCORE,
-    POINT_ON_DOUBLE,
     POINT_VALUE,
     POINTS,
     S_BRANCH_A,
@@ -114,18 +113,18 @@ class Layout:
         return [(POINTS[p], v) for p, v in self._scoring()]
 
     def _scoring(self) -> list[tuple[int, int]]:
-        ends: list[tuple[int, int]] = []
+        """Each counting open point with what it adds (POINT_SCORE); the spinner's lines once."""
         spinner_base = self._spinner * 6
+        ends: list[tuple[int, int]] = []
         spinner_counted = False
         for p in self._sorted:
-            v = POINT_VALUE[p]
-            if not POINT_ON_DOUBLE[p]:
-                ends.append((p, v))
-            elif p - p % 6 != spinner_base:
-                ends.append((p, 2 * v))
-            elif not POINT_IS_BRANCH[p] and not spinner_counted:
+            if POINT_IS_BRANCH[p]:
+                continue
+            if p - p % 6 == spinner_base:
+                if spinner_counted:
+                    continue
                 spinner_counted = True
-                ends.append((p, 2 * v))
+            ends.append((p, POINT_SCORE[p]))
         return ends
 
     def points_for(self, tile: Tile) -> list[Point]:

@@ -32,11 +32,9 @@ from .errors import (
 )
 from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
 from .layout import Layout
-from .layout import NO_POINT
 from .tiles import (
     ALL_TILES,
     POINT_BIT,
-    POINT_INDEX,
     POINT_VALUE,
     POINTS,
     TILE_HALVES,

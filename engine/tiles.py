@@ -93,10 +93,6 @@ class Point(NamedTuple):
         return cls(Tile.parse(tile_name), slot)
 
 
-def pip_total(tiles: "list[Tile] | tuple[Tile, ...]") -> int:
-    """The pip total of a group of tiles."""
-    return sum(t.low + t.high for t in tiles)
-
 
 # -- index tables for the engine's fast paths ------------------------------------------
 # A tile's index is its position in ALL_TILES (name order); a point's index is

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import pygame
 
-from engine import NS_PER_S, Phase, Point, Tile, Transfer
+from engine import NS_PER_S, Phase, Transfer
 from hardware.config import HardwareConfig
 from hardware.events import Button, InputEvent
 from hardware.keyboard import handle_pygame_event
@@ -131,7 +131,6 @@ class App:
         session.match = resumed.match
         self.session, self.recorder = session, resumed.recorder
         self.player_screens.seat_names_from(resumed.players)
-        self._events_seen = 0
         session.events.extend(resumed.events)
         self._events_seen = len(session.events)
         session.say(resumed.message, now)
@@ -527,7 +526,3 @@ class App:
         self.ports.close()
         pygame.display.quit()
 
-
-def tile_at(point: Point) -> Tile:
-    """The tile a connection point belongs to."""
-    return point.tile

@@ -148,8 +148,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         app.ui.changed()
 
     def ready_auction() -> None:
-        s = _fresh(app, jockey=1)
-        s.match._jockey = 1  # as after a domino by player 2
+        _fresh(app, jockey=1)  # as after a domino by player 2
 
     def auction_first() -> None:
         s = _fresh(app, jockey=0, handover=False)

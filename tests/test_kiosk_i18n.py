@@ -28,6 +28,7 @@ from kiosk.timesource import FakeClock  # noqa: E402
 from kiosk.ui import theme  # noqa: E402
 from kiosk.ui.help import figure_captions  # noqa: E402
 from kiosk.ui.view import UiState  # noqa: E402
+from kiosk_support import draw_recorded  # noqa: E402
 
 S = NS_PER_S
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -217,16 +218,6 @@ def _app(language: str, orientation: str, size: tuple[int, int] = (800, 480)) ->
     return app, clock
 
 
-def _draw_recorded(app: App, clock: FakeClock) -> list[theme.Fit]:
-    theme.RECORDER = []
-    try:
-        app._drawn_key = None
-        app.draw(clock.now())
-        return theme.RECORDER
-    finally:
-        theme.RECORDER = None
-
-
 def _every_scene(language: str, orientation: str) -> Iterator[tuple[str, list[theme.Fit]]]:
     app, clock = _app(language, orientation)
     try:
@@ -235,11 +226,11 @@ def _every_scene(language: str, orientation: str) -> Iterator[tuple[str, list[th
             app.ui.player_languages = [None, None]
             arrange()
             clock.advance(0.5)
-            yield name, _draw_recorded(app, clock)
+            yield name, draw_recorded(app, clock)
             if app.ui.help_open:
                 for page in range(1, app.view.help_pages):
                     app.ui.apply(("ui", "help_page", page))
-                    yield f"{name} page {page + 1}", _draw_recorded(app, clock)
+                    yield f"{name} page {page + 1}", draw_recorded(app, clock)
     finally:
         app.close()
 
@@ -271,12 +262,12 @@ def test_each_player_reads_their_own_language() -> None:
         ui = app.ui
         ui.apply(("ui", "player_language", 1))  # player 2 (top): English -> Korean
         assert ui.player_language(1) == "ko" and ui.player_language(0) == "en"
-        texts = {f.text for f in _draw_recorded(app, clock)}
+        texts = {f.text for f in draw_recorded(app, clock)}
         assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
         assert "한국어" in texts and "English" in texts  # each player's language button shows their language
         app.session.command(Start(None), clock.advance(1))  # type: ignore[union-attr]
         app.session.say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
-        texts = {f.text for f in _draw_recorded(app, clock)}
+        texts = {f.text for f in draw_recorded(app, clock)}
         assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
         for _ in range(3):
             ui.apply(("ui", "player_language", 1))

@@ -22,6 +22,7 @@ from kiosk.journal import Journal, JournalUnavailable, _unavailable  # noqa: E40
 from kiosk.timesource import FakeClock  # noqa: E402
 from kiosk.ui import theme  # noqa: E402
 from kiosk.warning_texts import message_text, warning_text  # noqa: E402
+from kiosk_support import draw_recorded  # noqa: E402
 
 S = 1_000_000_000
 OTHERS = ("ko", "uk", "id")
@@ -196,16 +197,6 @@ def _app(language: str, warnings: tuple[str, ...]) -> tuple[App, FakeClock]:
     return app, clock
 
 
-def _draw(app: App, clock: FakeClock) -> list[theme.Fit]:
-    theme.RECORDER = []
-    try:
-        app._drawn_key = None
-        app.draw(clock.now())
-        return theme.RECORDER
-    finally:
-        theme.RECORDER = None
-
-
 def _problems(name: str, fits: list[theme.Fit]) -> list[str]:
     return [f"{name}: {f.kind} {f.text!r} in {f.box} used {f.used} width {f.width}" for f in fits
             if not f.fits or f.used < theme.MIN_READABLE]
@@ -221,7 +212,7 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
         # the banner on the home screen: each warning in turn as the first one
         for english in warnings:
             app.ui.warnings = (english, *warnings)
-            fits = _draw(app, clock)
+            fits = draw_recorded(app, clock)
             problems += _problems("banner", fits)
             first = t._("Configuration: {warning}", warning=t(warning_text(english)))
             assert any(first in f.text for f in fits), (language, first)
@@ -232,7 +223,7 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
         pages = None
         page = 0
         while True:
-            fits = _draw(app, clock)
+            fits = draw_recorded(app, clock)
             problems += _problems(f"settings page {page + 1}", fits)
             shown |= {f.text for f in fits}
             pages = app.view.settings_pages

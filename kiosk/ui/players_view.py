@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pygame
 
@@ -482,6 +482,25 @@ HISTORY_COLUMNS = ((0.03, 0.24, "left"), (0.25, 0.46, "left"), (0.47, 0.60, "lef
                    (0.85, 0.97, "right"))
 
 
+def _table_rows(
+    view: View, layer: _Layer, rows: Sequence[Any], page: int, per_page: int, page_key: str,
+    columns: Sequence[tuple[float, float, str]], y: int, row_h: int, size: int,
+    cells: Callable[[Any], tuple[list[str], tuple[int, int, int], tuple[object, ...] | None]],
+) -> None:
+    """One page of ``rows`` as tappable table rows (``cells`` gives values, colour and what a tap opens), and its pager."""
+    w, h = view.size
+    for row in rows[page * per_page:(page + 1) * per_page]:
+        rect = pygame.Rect(int(w * 0.02), y + 2, int(w * 0.96), row_h - 4)
+        pygame.draw.rect(layer.surface, theme.PANEL, rect, border_radius=6)
+        values, colour, opens = cells(row)
+        _columns(layer, rect.y, rect.height, [(v, *c) for v, c in zip(values, columns)], colour, size)
+        if opens is not None:
+            layer.spots.append(Hotspot(rect, opens))
+        y += row_h
+    _pager(layer, view.t, page, pages(len(rows), per_page), page_key,
+           pygame.Rect(w // 4, h - int(h * 0.11), w // 2, int(h * 0.09)))
+
+
 def draw_leaderboard(view: View, surface: pygame.Surface, ui: UiState) -> None:
     """Rank, name, rating (rounded), rated games and wins; a row opens that player's history."""
     r = ui.records
@@ -497,15 +516,9 @@ def draw_leaderboard(view: View, surface: pygame.Surface, ui: UiState) -> None:
     if not r.board:
         text_or_wrap(layer.surface, t._("No named players yet. Pick names on the ready screen."),
                      pygame.Rect(w // 10, y, w * 8 // 10, row_h * 3), size, theme.TEXT_DIM)
-    for row in r.board[r.board_page * BOARD_ROWS:(r.board_page + 1) * BOARD_ROWS]:
-        rect = pygame.Rect(int(w * 0.02), y + 2, int(w * 0.96), row_h - 4)
-        pygame.draw.rect(layer.surface, theme.PANEL, rect, border_radius=6)
-        values = [f"{row.rank}", row.player.name, f"{row.player.rating:.0f}", f"{row.player.games}", f"{row.wins}"]
-        _columns(layer, rect.y, rect.height, [(v, *c) for v, c in zip(values, BOARD_COLUMNS)], theme.TEXT, size)
-        layer.spots.append(Hotspot(rect, ("players", "history", row.player.id)))
-        y += row_h
-    _pager(layer, t, r.board_page, pages(len(r.board), BOARD_ROWS), "board_page",
-           pygame.Rect(w // 4, h - int(h * 0.11), w // 2, int(h * 0.09)))
+    _table_rows(view, layer, r.board, r.board_page, BOARD_ROWS, "board_page", BOARD_COLUMNS, y, row_h, size,
+                lambda row: ([f"{row.rank}", row.player.name, f"{row.player.rating:.0f}", f"{row.player.games}",
+                              f"{row.wins}"], theme.TEXT, ("players", "history", row.player.id)))
     layer.finish(surface)
 
 
@@ -525,20 +538,17 @@ def draw_history(view: View, surface: pygame.Surface, ui: UiState) -> None:
     if not r.history:
         text(layer.surface, t._("No matches yet."), pygame.Rect(w // 10, y, w * 8 // 10, row_h), size,
              theme.TEXT_DIM)
-    for row in r.history[r.history_page * HISTORY_ROWS:(r.history_page + 1) * HISTORY_ROWS]:
-        rect = pygame.Rect(int(w * 0.02), y + 2, int(w * 0.96), row_h - 4)
-        pygame.draw.rect(layer.surface, theme.PANEL, rect, border_radius=6)
+
+    def cells(row: Any) -> tuple[list[str], tuple[int, int, int], tuple[object, ...] | None]:
         opponent = t._("Guest") if row.opponent_id is None else row.opponent
         reason = t.lookup(END_REASONS[row.reason]) if row.reason in END_REASONS else ""
-        colour = theme.SCORE if row.result == "win" else theme.TEXT
         values = [date_text(row.date_wall), opponent, t.lookup(RESULTS[row.result]), reason,
                   change_text(row.rating_change)]
-        _columns(layer, rect.y, rect.height, [(v, *c) for v, c in zip(values, HISTORY_COLUMNS)], colour, size)
-        if row.result != "unfinished":
-            layer.spots.append(Hotspot(rect, ("players", "replay", row.match_id)))
-        y += row_h
-    _pager(layer, t, r.history_page, pages(len(r.history), HISTORY_ROWS), "history_page",
-           pygame.Rect(w // 4, h - int(h * 0.11), w // 2, int(h * 0.09)))
+        opens = None if row.result == "unfinished" else ("players", "replay", row.match_id)
+        return values, theme.SCORE if row.result == "win" else theme.TEXT, opens
+
+    _table_rows(view, layer, r.history, r.history_page, HISTORY_ROWS, "history_page", HISTORY_COLUMNS, y, row_h,
+                size, cells)
     layer.finish(surface)
 
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from engine import Draw, Phase, Play, RoundEnded, Tile, Transfer, TransferReason
+from engine import Draw, Phase, RoundEnded, Transfer, TransferReason
 from engine.events import EndReason
 
 from .. import fonts
-from ..i18n import LANGUAGES, NATIVE_NAMES, N_, T, Text, Translator, match_template, next_language, normalise, translator
+from ..i18n import LANGUAGES, NATIVE_NAMES, N_, T, Translator, match_template, next_language, normalise, translator
 from ..session import GameSession
 from ..warning_texts import message_text, warning_text
 from . import theme
@@ -779,9 +779,4 @@ def _pages(lines: list[tuple[str, int]], rows: int) -> list[list[tuple[str, int]
     return pages
 
 
-def tile_play_intents(session: GameSession) -> list[Play]:
-    """The plays available now (used by tests)."""
-    return [a for a in session.match.legal_actions() if isinstance(a, Play)]
-
-
-__all__ = ["ClockSpot", "Tile", "UiState", "View", "tile_play_intents"]
+__all__ = ["ClockSpot", "UiState", "View"]

@@ -14,7 +14,7 @@ import random
 import statistics
 import sys
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .actions import Start
 from .clock import NS_PER_S

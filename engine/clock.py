@@ -15,7 +15,7 @@ NS_PER_S = 1_000_000_000
 class MatchClock:
     """Two banks and the one running decision."""
 
-    __slots__ = ("_banks", "delay_ns", "_running", "_started_ns", "deadline")
+    __slots__ = ("_banks", "_running", "_started_ns", "deadline", "delay_ns")
 
     def __init__(self, banks_ns: tuple[int, int], delay_ns: int) -> None:
         self._banks = [int(banks_ns[0]), int(banks_ns[1])]

@@ -47,7 +47,7 @@ class Placement(NamedTuple):
 class Layout:
     """The tiles on the table, in the order they were placed."""
 
-    __slots__ = ("_placed", "_open", "_sorted", "_mask", "_spinner", "_end_count")
+    __slots__ = ("_end_count", "_mask", "_open", "_placed", "_sorted", "_spinner")
 
     def __init__(self) -> None:
         self._placed: list[tuple[int, int, int]] = []

@@ -8,9 +8,10 @@ never draws random numbers (deals come in with the Start action).
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import Auction, max_affordable_bid, net_payment

@@ -29,7 +29,7 @@ def real_pin_factory() -> Factory:
                 warnings.simplefilter("ignore")
                 module = importlib.import_module(module_name)
                 return getattr(module, class_name)()
-        except Exception as error:  # noqa: BLE001 - every failure means "try the next one"
+        except Exception as error:
             reasons.append(f"{name}: {error}")
     raise PortUnavailable("no Raspberry Pi GPIO here (" + "; ".join(reasons) + ")")
 

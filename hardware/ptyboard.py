@@ -16,8 +16,8 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from .protocol import PROTOCOL_VERSION, Hello, decode, encode
 from .errors import ProtocolError
+from .protocol import PROTOCOL_VERSION, Hello, decode, encode
 
 
 class PtyBoard:

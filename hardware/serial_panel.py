@@ -224,7 +224,7 @@ class SerialPanel:
                 continue
             try:
                 self._serve_once()
-            except Exception as error:  # noqa: BLE001 - the panel must never take the kiosk down
+            except Exception as error:
                 # PORT_ERRORS are the unplug; anything else is treated the same
                 # way (close, report, retry) rather than ending the thread.
                 self._lose_connection(error)

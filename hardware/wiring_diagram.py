@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from .events import Button  # noqa: E402
-from .layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS  # noqa: E402
+from .events import Button
+from .layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
 
 HEADER: dict[int, str] = {
     1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14", 9: "GND", 10: "GPIO15",

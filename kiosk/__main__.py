@@ -6,8 +6,8 @@ import argparse
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .config import load_config
 from .journal import Journal, JournalError, journal_path

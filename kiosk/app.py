@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
@@ -23,13 +24,13 @@ from hardware.keyboard import handle_pygame_event
 from hardware.ports import HardwarePorts
 
 from .config import KioskConfig
+from .i18n import NATIVE_NAMES, translator
 from .journal import Journal
 from .recorder import MatchRecorder, new_recorded_match
 from .resume import ResumeFailed, resume
-from .stall import StallDetector
-from .i18n import NATIVE_NAMES, translator
 from .sdnotify import Notifier, WatchdogPinger
 from .session import GameSession
+from .stall import StallDetector
 from .timesource import Clock, MonotonicClock
 from .ui.players_view import PlayerScreens
 from .ui.view import ChipFlight, UiState, View
@@ -364,7 +365,7 @@ class App:
 
     def _idle_return(self, now: int) -> None:
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
-        if now - self._last_input_ns < idle_ns or self.ui.screen == "home" and self.session is None:
+        if now - self._last_input_ns < idle_ns or (self.ui.screen == "home" and self.session is None):
             return
         s = self.session
         if self.ui.screen == "settings" or s is None or s.match.is_over or (s.match.phase is Phase.READY and s.match.round == 0):

@@ -13,21 +13,21 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from engine import NS_PER_S, Phase  # noqa: E402
-from hardware.events import Button  # noqa: E402
+from engine import NS_PER_S, Phase
+from hardware.events import Button
 
-from .app import App  # noqa: E402
-from .config import KioskConfig, MatchSettings  # noqa: E402
-from .screenshots import play_until  # noqa: E402
-from .timesource import FakeClock, MonotonicClock  # noqa: E402
+from .app import App
+from .config import KioskConfig, MatchSettings
+from .screenshots import play_until
+from .timesource import FakeClock, MonotonicClock
 
 SIZES = ((800, 480), (1280, 800))
 

@@ -11,9 +11,9 @@ fall on whole units and collisions are exact cell checks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
+from functools import cache, lru_cache
 
 from engine import Layout, Placement, Point, Slot, Tile
 
@@ -266,7 +266,7 @@ class _Grid:
     ``corridors[k]`` the cells of the other arms' corridors, which arm ``k`` keeps out of.
     """
 
-    __slots__ = ("long_side", "unit", "wu", "hu", "wide", "solid", "corridors", "boxes")
+    __slots__ = ("boxes", "corridors", "hu", "long_side", "solid", "unit", "wide", "wu")
 
     def __init__(self, w: int, h: int, long_side: int) -> None:
         self.long_side = long_side
@@ -372,7 +372,7 @@ def _plans(end: _End, wide: bool, double: bool, delay: bool = False) -> tuple[Pl
     return _plans_for(end.d, end.drift, end.then, wide, double, delay)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plans_for(
     d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool
 ) -> tuple[Plan, ...]:

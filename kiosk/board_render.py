@@ -7,7 +7,7 @@ the board never paint over each other.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import pygame
 

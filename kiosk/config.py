@@ -11,9 +11,10 @@ import argparse
 import re
 import sys
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from hardware.config import HardwareConfig
 from hardware.config import parse_config as parse_hardware
@@ -177,7 +178,7 @@ def _choice(options: Sequence[str]) -> Callable[[Any], str | None]:
     return lambda value: value if value in options else None
 
 
-def _size(value: Any) -> tuple[int, int] | None | str:
+def _size(value: Any) -> tuple[int, int] | str | None:
     if value == "auto":
         return "auto"
     if isinstance(value, str):

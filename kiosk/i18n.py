@@ -29,10 +29,11 @@ import re
 import struct
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 DOMAIN = "spectacular_bid"
 LANGUAGES: tuple[str, ...] = ("en", "ko", "uk", "id")
@@ -177,7 +178,7 @@ def normalise(language: str | None) -> str:
     return language if language in LANGUAGES else "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(language: str) -> Translator:
     """The translator for ``language`` (English for anything unknown); loaded once."""
     language = normalise(language)

@@ -17,9 +17,10 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from engine import NS_PER_MS, MatchConfig, Outcome
 
@@ -659,9 +660,9 @@ class Journal:
     def replay_states(self, match_id: int) -> Iterator[tuple[dict[str, Any], Any]]:
         """Each step of the exported match with the engine ``Match`` after it (the step-through view)."""
         from engine import IllegalAction
+        from engine.match import Match
         from engine.scenario import parse_scenario, step_action
         from engine.snapshot import restore_text, save_text
-        from engine.match import Match
 
         scenario = parse_scenario(self.export_scenario(match_id))
         boot = 0

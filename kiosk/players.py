@@ -10,8 +10,9 @@ from __future__ import annotations
 import sqlite3
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine import EndReason, Outcome
 

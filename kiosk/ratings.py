@@ -8,8 +8,8 @@ deviation grows (``idle``). Scores: 1 win, 0 loss (a match has no draw; 0.5 is a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 SCALE = 173.7178
 """Glicko-2's conversion factor between the Glicko scale and its internal scale."""

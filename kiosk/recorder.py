@@ -10,9 +10,10 @@ tick or abort and before the frame shows the result ("committed before shown").
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Outcome, Start
 from engine.scenario import action_step

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text

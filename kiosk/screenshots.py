@@ -12,26 +12,26 @@ import os
 import random
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from engine import NS_PER_S, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal  # noqa: E402
+from engine import NS_PER_S, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
 
-from .app import App  # noqa: E402
-from .config import KioskConfig  # noqa: E402
-from .i18n import LANGUAGES, next_language  # noqa: E402
-from .journal import Journal  # noqa: E402
-from .players import Players  # noqa: E402
-from .recorder import new_recorded_match  # noqa: E402
-from .session import GameSession, match_config  # noqa: E402
-from .timesource import FakeClock  # noqa: E402
-from .ui.view import ChipFlight  # noqa: E402
+from .app import App
+from .config import KioskConfig
+from .i18n import LANGUAGES, next_language
+from .journal import Journal
+from .players import Players
+from .recorder import new_recorded_match
+from .session import GameSession, match_config
+from .timesource import FakeClock
+from .ui.view import ChipFlight
 
 SIZES = ((800, 480), (1280, 800))
 ORIENTATIONS = ("table", "upright")

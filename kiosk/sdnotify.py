@@ -35,8 +35,8 @@ __all__ = [
     "Notifier",
     "WatchdogPinger",
     "socket_address",
-    "watchdog_usec",
     "watchdog_interval",
+    "watchdog_usec",
 ]
 
 

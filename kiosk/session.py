@@ -37,11 +37,11 @@ from engine import (
     shuffle_deal,
 )
 from hardware.events import Button
-from hardware.state import Phase as PanelPhase
 from hardware.state import PanelState, PlayerPanel
+from hardware.state import Phase as PanelPhase
 
 from .config import MatchSettings
-from .i18n import N_, T, TN, Text, match_template
+from .i18n import N_, TN, T, Text, match_template
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .i18n import N_, PLACEHOLDER, Text
@@ -34,7 +34,7 @@ class Form:
     nested: tuple[tuple[str, tuple[Form, ...], bool], ...] = ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regex(form: Form) -> re.Pattern[str]:
     choices = dict(form.phrases)
     out = []

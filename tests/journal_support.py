@@ -25,7 +25,7 @@ class Table:
     rng: random.Random
 
     @property
-    def match(self):  # noqa: ANN201 - the session's RecordingMatch
+    def match(self):
         return self.session.match
 
     def step(self, gap_ns: int | None = None) -> bool:
@@ -52,7 +52,7 @@ def new_table(journal: Journal | None, seed: int = 1, *, players: tuple[int | No
     return Table(session, recorder, now, rng)
 
 
-def play_until(table: Table, predicate, limit: int = 2000) -> None:  # noqa: ANN001
+def play_until(table: Table, predicate, limit: int = 2000) -> None:
     """Random commands until ``predicate(match)`` holds (or the match ends)."""
     for _ in range(limit):
         if predicate(table.match) or not table.step():

@@ -15,8 +15,9 @@ that composes syllables): not done.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -31,7 +32,6 @@ from .widgets import Hotspot, draw_button, paragraph, text, text_or_wrap
 
 if TYPE_CHECKING:
     from ..journal import Journal
-    from ..session import GameSession
     from .view import UiState, View
 
 RECORD_SCREENS = ("leaderboard", "history", "replay")
@@ -614,5 +614,13 @@ def draw_record_screen(view: View, surface: pygame.Surface, ui: UiState) -> None
     {"leaderboard": draw_leaderboard, "history": draw_history, "replay": draw_replay}[ui.screen](view, surface, ui)
 
 
-__all__ = ["Records", "PlayerScreens", "RECORD_SCREENS", "draw_picker", "draw_name_button", "draw_record_screen",
-           "name_error_text", "step_text"]
+__all__ = [
+    "RECORD_SCREENS",
+    "PlayerScreens",
+    "Records",
+    "draw_name_button",
+    "draw_picker",
+    "draw_record_screen",
+    "name_error_text",
+    "step_text",
+]

@@ -15,7 +15,7 @@ from engine import Draw, Phase, RoundEnded, Transfer, TransferReason
 from engine.events import EndReason
 
 from .. import fonts
-from ..i18n import LANGUAGES, NATIVE_NAMES, N_, T, Translator, match_template, next_language, normalise, translator
+from ..i18n import LANGUAGES, N_, NATIVE_NAMES, T, Translator, match_template, next_language, normalise, translator
 from ..session import GameSession
 from ..warning_texts import message_text, warning_text
 from . import theme

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SYSTEMD_DIR = REPO / "systemd"
 UNIT = SYSTEMD_DIR / "spectacular-bid.service"
 UDEV_RULE = SYSTEMD_DIR / "99-spectacular-bid-panel.rules"

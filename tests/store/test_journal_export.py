@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from journal_support import new_table
 
 from engine import NS_PER_S, Match
 from engine.scenario import parse_scenario, play_scenario, state_json
@@ -15,10 +16,8 @@ from kiosk.journal import Journal, JournalCorrupt
 from kiosk.resume import resume
 from kiosk.stall import StallDetector
 
-from journal_support import new_table
-
 S = NS_PER_S
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def stored_final_state(journal: Journal, match_id: int) -> dict:

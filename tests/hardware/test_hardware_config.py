@@ -142,7 +142,7 @@ def test_bad_toml_and_missing_file_give_defaults(tmp_path: Path) -> None:
 
 
 def test_default_tables_match_the_documented_wiring() -> None:
-    doc = Path(__file__).resolve().parent.parent / "docs" / "hardware.md"
+    doc = Path(__file__).resolve().parents[2] / "docs" / "hardware.md"
     text = doc.read_text(encoding="utf-8")
     for table, kind in ((DEFAULT_BUTTON_PINS, "button"), (DEFAULT_LED_PINS, "LED")):
         for player, pins in table.items():

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
+from hardware_support import MS, FakeClock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,6 @@ from hardware.buttons import GpioButtons
 from hardware.debounce import Debouncer
 from hardware.events import Button, EventQueue
 from hardware.layout import DEFAULT_BUTTON_PINS, PinBinding, default_bindings
-from hardware_support import MS, FakeClock
 
 
 @pytest.fixture

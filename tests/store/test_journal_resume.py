@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason, Match, MatchConfig
 from engine.snapshot import save_text
@@ -13,8 +14,6 @@ from kiosk.journal import Journal, ResumeFailed
 from kiosk.players import Players
 from kiosk.recorder import RecordingMatch
 from kiosk.resume import resume
-
-from journal_support import new_table, play_until
 
 S = NS_PER_S
 
@@ -26,7 +25,7 @@ def journal(tmp_path: Path) -> Journal:
     j.close()
 
 
-def running_table(journal: Journal, seed: int = 2, **kw):  # noqa: ANN003, ANN201
+def running_table(journal: Journal, seed: int = 2, **kw):
     table = new_table(journal, seed=seed, **kw)
     play_until(table, lambda m: m.round >= 1 and m.layout.tiles() and m.clock_running is not None)
     return table

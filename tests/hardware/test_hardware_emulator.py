@@ -15,7 +15,7 @@ from hardware.panel_emulator import Display, command_lines
 from hardware.serial_panel import PanelStatus, SerialPanel, url_opener
 from hardware.state import PanelState, Phase, PlayerPanel
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_commands() -> None:

@@ -5,24 +5,24 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from engine import NS_PER_S, EndReason, Phase  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
-from kiosk.journal import Journal  # noqa: E402
-from kiosk.players import Players  # noqa: E402
-from kiosk.timesource import FakeClock  # noqa: E402
-from kiosk.ui import theme  # noqa: E402
-from kiosk.ui.players_view import change_text  # noqa: E402
+from engine import NS_PER_S, EndReason, Phase
+from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.journal import Journal
+from kiosk.players import Players
+from kiosk.timesource import FakeClock
+from kiosk.ui import theme
+from kiosk.ui.players_view import change_text
 
 S = NS_PER_S
 

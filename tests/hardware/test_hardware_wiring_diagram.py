@@ -6,8 +6,8 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from hardware.layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS  # noqa: E402
-from hardware.wiring_diagram import HEADER, PLAYER_COLOURS, draw, physical_pin  # noqa: E402
+from hardware.layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
+from hardware.wiring_diagram import HEADER, PLAYER_COLOURS, draw, physical_pin
 
 
 def test_header_map_is_the_40_pin_raspberry_pi_header() -> None:

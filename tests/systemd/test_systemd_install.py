@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
 CONFIG = "etc/spectacular-bid/config.toml"
 INSTALLED = {

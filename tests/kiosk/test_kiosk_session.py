@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import NS_PER_S, ALL_TILES, Deal, Decline, Match, MatchConfig, Phase, Play, Point, Start, Tile
+from engine import ALL_TILES, NS_PER_S, Deal, Decline, Match, MatchConfig, Phase, Play, Point, Start, Tile
 from hardware.events import Button
 from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings

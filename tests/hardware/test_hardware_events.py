@@ -6,9 +6,9 @@ import dataclasses
 import threading
 
 import pytest
+from hardware_support import MS, FakeClock
 
 from hardware.events import GAME_BUTTONS, KIOSK_BUTTONS, Button, EventQueue, InputEvent
-from hardware_support import MS, FakeClock
 
 
 def test_event_is_immutable_and_slotted() -> None:

@@ -12,17 +12,17 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pytest  # noqa: E402
+import pytest
+from kiosk_support import draw_recorded
 
-from kiosk import i18n  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.config import KioskConfig, load_config, parse_config_text  # noqa: E402
-from kiosk.i18n import Text  # noqa: E402
-from kiosk.journal import Journal, JournalUnavailable, _unavailable  # noqa: E402
-from kiosk.timesource import FakeClock  # noqa: E402
-from kiosk.ui import theme  # noqa: E402
-from kiosk.warning_texts import message_text, warning_text  # noqa: E402
-from kiosk_support import draw_recorded  # noqa: E402
+from kiosk import i18n
+from kiosk.app import App
+from kiosk.config import KioskConfig, load_config, parse_config_text
+from kiosk.i18n import Text
+from kiosk.journal import Journal, JournalUnavailable, _unavailable
+from kiosk.timesource import FakeClock
+from kiosk.ui import theme
+from kiosk.warning_texts import message_text, warning_text
 
 S = 1_000_000_000
 OTHERS = ("ko", "uk", "id")

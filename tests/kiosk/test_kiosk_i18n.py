@@ -7,28 +7,28 @@ import io
 import os
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
+from kiosk_support import draw_recorded
 
-from engine import NS_PER_S, Decline, IllegalAction, Start  # noqa: E402
-from kiosk import fonts, i18n  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
-from kiosk.help_text import FIGURES, SECTIONS, Para  # noqa: E402
-from kiosk.screenshots import scenes  # noqa: E402
-from kiosk.session import ENGINE_REFUSALS, GameSession, refusal_text  # noqa: E402
-from kiosk.timesource import FakeClock  # noqa: E402
-from kiosk.ui import theme  # noqa: E402
-from kiosk.ui.help import figure_captions  # noqa: E402
-from kiosk.ui.view import UiState  # noqa: E402
-from kiosk_support import draw_recorded  # noqa: E402
+from engine import NS_PER_S, Decline, IllegalAction, Start
+from kiosk import fonts, i18n
+from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.help_text import FIGURES, SECTIONS, Para
+from kiosk.screenshots import scenes
+from kiosk.session import ENGINE_REFUSALS, GameSession, refusal_text
+from kiosk.timesource import FakeClock
+from kiosk.ui import theme
+from kiosk.ui.help import figure_captions
+from kiosk.ui.view import UiState
 
 S = NS_PER_S
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

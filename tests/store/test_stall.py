@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from journal_support import new_table, play_until
+
 from engine import NS_PER_S, EndReason
 from engine.scenario import parse_scenario, play_scenario, state_json
 from kiosk.journal import Journal
 from kiosk.stall import StallDetector
 from kiosk.timesource import FakeClock
-
-from journal_support import new_table, play_until
 
 S = NS_PER_S
 
@@ -61,7 +61,7 @@ def test_reset_forgets_the_last_beat() -> None:
     assert d.beat(100 * S, True) is None
 
 
-def test_a_stall_aborts_the_match_unrated_and_the_journal_keeps_it(tmp_path) -> None:  # noqa: ANN001
+def test_a_stall_aborts_the_match_unrated_and_the_journal_keeps_it(tmp_path) -> None:
     journal = Journal.open(tmp_path / "j.sqlite3")
     table = new_table(journal, seed=3)
     play_until(table, lambda m: m.clock_running is not None and m.round >= 1 and m.layout.tiles())

@@ -7,12 +7,12 @@ import random
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from engine import Layout, Match, Start, shuffle_deal, tile  # noqa: E402
-from kiosk.board_geometry import Rect, layout_board  # noqa: E402
-from kiosk.board_render import (  # noqa: E402
+from engine import Layout, Match, Start, shuffle_deal, tile
+from kiosk.board_geometry import Rect, layout_board
+from kiosk.board_render import (
     IVORY,
     SPINNER_ORANGE,
     TARGET_GLOW,

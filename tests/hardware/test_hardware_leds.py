@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hardware_support import MS
 
 from hardware.events import GAME_BUTTONS, Button
 from hardware.layout import DEFAULT_LED_PINS, default_bindings
 from hardware.leds import GpioLeds, lit
 from hardware.state import PanelState, Phase, PlayerPanel
-from hardware_support import MS
 
 A, R, D = Button.ACCEPT, Button.RAISE, Button.DECLINE
 

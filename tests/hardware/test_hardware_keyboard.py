@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hardware_support import FakeClock
 
 from hardware.buttons import GpioButtons
 from hardware.config import HardwareConfig
@@ -13,7 +14,6 @@ from hardware.errors import ConfigError
 from hardware.events import Button, EventQueue
 from hardware.keyboard import MockKeyDriver, handle_pygame_event
 from hardware.layout import DEFAULT_BUTTON_PINS, default_bindings
-from hardware_support import FakeClock
 
 Rig = tuple[MockKeyDriver, EventQueue, FakeClock, MockFactory]
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.replay import main as replay_main
 
-CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 PUBLIC = CONFORMANCE / "public"
 SCENARIOS = sorted(p for p in PUBLIC.glob("*.json") if not p.name.endswith(".expected.json"))
 

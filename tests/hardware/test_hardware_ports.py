@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
 import serial
+from hardware_support import FakeClock
 
 from hardware import ConfigError, HardwarePorts, PortUnavailable, parse_text
 from hardware.config import HardwareConfig
@@ -10,9 +12,6 @@ from hardware.events import Button
 from hardware.layout import DEFAULT_BUTTON_PINS
 from hardware.serial_panel import PanelStatus
 from hardware.state import PanelState, PlayerPanel
-from hardware_support import FakeClock
-
-import pytest
 
 
 def test_mock_backend_builds_everything() -> None:

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from engine import NS_PER_S, Draw, EndReason, Phase, Play  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
-from kiosk.timesource import FakeClock  # noqa: E402
+from engine import NS_PER_S, Draw, EndReason, Phase, Play
+from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.timesource import FakeClock
 
 S = NS_PER_S
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from hardware_support import FakeClock
 
 from hardware.backoff import Backoff
 from hardware.config import HardwareConfig
@@ -23,7 +24,6 @@ from hardware.ports import HardwarePorts
 from hardware.ptyboard import PtyBoard
 from hardware.serial_panel import PanelStatus, SerialPanel, url_opener
 from hardware.state import PanelState, Phase, PlayerPanel
-from hardware_support import FakeClock
 
 WAIT = 5.0
 

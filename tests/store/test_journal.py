@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason, MatchConfig, Outcome
 from kiosk import journal as journal_module
@@ -22,8 +23,6 @@ from kiosk.journal import (
     state_dir,
 )
 from kiosk.resume import resume
-
-from journal_support import new_table, play_until
 
 S = NS_PER_S
 
@@ -69,7 +68,7 @@ def test_a_write_survives_a_process_that_is_killed_right_after_it(tmp_path: Path
         "j.record(m, 1, {'do': 'start'}, 'snap', 1, 'b', 1.0)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
-    proc = subprocess.run([os.sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], timeout=30)
+    proc = subprocess.run([os.sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], timeout=30)
     assert proc.returncode == -9
     with Journal.open(db) as j:
         point = j.unfinished()

@@ -54,7 +54,6 @@ from engine import (
     Start,
     Tile,
     Transfer,
-    TransferReason,
     Unaffordable,
     UnknownTile,
     WrongPhase,

@@ -25,10 +25,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m engine.bench
 	$(PY) -m hardware.bench
-	$(PY) -m kiosk.bench
+	$(PY) -m kiosk.devtools.bench
 
 screenshots: $(STAMP)
-	$(PY) -m kiosk.screenshots --out screenshots
+	$(PY) -m kiosk.devtools.screenshots --out screenshots
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import load_config
-from .journal import Journal, JournalError, journal_path
-from .sdnotify import Notifier
+from kiosk.config import load_config
+from kiosk.sdnotify import Notifier
+from kiosk.store.journal import Journal, JournalError, journal_path
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except JournalError as exc:
             warnings = (*warnings, f"matches are not being saved: {exc}")
             print(f"journal: {exc}", file=sys.stderr)
-    from .app import App  # imports pygame: after the configuration is read
+    from kiosk.app import App  # imports pygame: after the configuration is read
 
     app = App(config, warnings=warnings, simulator=args.simulator, size=args.size,
               notifier=notifier, boot_id=boot_id(), journal=journal)

@@ -22,20 +22,19 @@ from hardware.config import HardwareConfig
 from hardware.events import Button, InputEvent
 from hardware.keyboard import handle_pygame_event
 from hardware.ports import HardwarePorts
-
-from .config import KioskConfig
-from .i18n import NATIVE_NAMES, translator
-from .journal import Journal
-from .recorder import MatchRecorder, new_recorded_match
-from .resume import ResumeFailed, resume
-from .sdnotify import Notifier, WatchdogPinger
-from .session import GameSession
-from .stall import StallDetector
-from .timesource import Clock, MonotonicClock
-from .ui.players_view import PlayerScreens
-from .ui.view import ChipFlight, UiState, View
-from .ui.widgets import Intent
-from .warning_texts import warning_text
+from kiosk.config import KioskConfig
+from kiosk.i18n import NATIVE_NAMES, translator
+from kiosk.sdnotify import Notifier, WatchdogPinger
+from kiosk.store.journal import Journal
+from kiosk.store.recorder import MatchRecorder, new_recorded_match
+from kiosk.store.resume import ResumeFailed, resume
+from kiosk.store.stall import StallDetector
+from kiosk.table.session import GameSession
+from kiosk.timesource import Clock, MonotonicClock
+from kiosk.ui.players_view import PlayerScreens
+from kiosk.ui.view import ChipFlight, UiState, View
+from kiosk.ui.widgets import Intent
+from kiosk.warning_texts import warning_text
 
 CORNER = 64
 """Side of the top-left square that, held, leaves the kiosk."""

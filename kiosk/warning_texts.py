@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .i18n import N_, PLACEHOLDER, Text
+from kiosk.i18n import N_, PLACEHOLDER, Text
 
 
 @dataclass(frozen=True)

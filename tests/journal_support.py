@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from engine import NS_PER_S, Resign
 from kiosk.config import MatchSettings
-from kiosk.journal import Journal
-from kiosk.recorder import MatchRecorder, new_recorded_match
-from kiosk.session import GameSession, match_config
+from kiosk.store.journal import Journal
+from kiosk.store.recorder import MatchRecorder, new_recorded_match
+from kiosk.table.session import GameSession, match_config
 
 S = NS_PER_S
 WALL = 1_700_000_000.0

@@ -14,13 +14,12 @@ from functools import lru_cache
 import pygame
 
 from engine import Layout
-
-from ..board_geometry import BoardGeometry, layout_board
-from ..board_render import draw_board
-from ..help_text import SECTIONS, TITLE, Figure, Figures, Para
-from ..i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
-from . import theme
-from .widgets import Hotspot, draw_button, text
+from kiosk.i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
+from kiosk.ui import theme
+from kiosk.ui.board.geometry import BoardGeometry, layout_board
+from kiosk.ui.board.render import draw_board
+from kiosk.ui.help_text import SECTIONS, TITLE, Figure, Figures, Para
+from kiosk.ui.widgets import Hotspot, draw_button, text
 
 RING = (250, 248, 240)
 

@@ -22,17 +22,16 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine import EndReason, Match
-
-from ..i18n import N_, Translator, match_template
-from ..players import NAME_MAX, HistoryRow, Player, PlayerNameError, Players
-from . import theme
-from .board import draw_board_area, draw_hand
-from .regions import to_screen
-from .widgets import Hotspot, draw_button, paragraph, text, text_or_wrap
+from kiosk.i18n import N_, Translator, match_template
+from kiosk.store.players import NAME_MAX, HistoryRow, Player, PlayerNameError, Players
+from kiosk.ui import theme
+from kiosk.ui.board.table import draw_board_area, draw_hand
+from kiosk.ui.regions import to_screen
+from kiosk.ui.widgets import Hotspot, draw_button, paragraph, text, text_or_wrap
 
 if TYPE_CHECKING:
-    from ..journal import Journal
-    from .view import UiState, View
+    from kiosk.store.journal import Journal
+    from kiosk.ui.view import UiState, View
 
 RECORD_SCREENS = ("leaderboard", "history", "replay")
 """``UiState.screen`` values drawn by this module."""

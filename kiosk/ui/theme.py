@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pygame
 
-from .. import fonts
+from kiosk.ui import fonts
 
 BACKGROUND = (14, 61, 43)  # table felt
 BOARD = (20, 84, 58)

@@ -13,17 +13,14 @@ import pygame
 
 from engine import Draw, Phase, RoundEnded, Transfer, TransferReason
 from engine.events import EndReason
-
-from .. import fonts
-from ..i18n import LANGUAGES, N_, NATIVE_NAMES, T, Translator, match_template, next_language, normalise, translator
-from ..session import GameSession
-from ..warning_texts import message_text, warning_text
-from . import theme
-from .board import draw_board_area, draw_hand
-from .help import draw_help
-from .players_view import RECORD_SCREENS, Records, draw_name_button, draw_picker, draw_record_screen
-from .regions import Regions, compute_regions, to_screen
-from .widgets import (
+from kiosk.i18n import LANGUAGES, N_, NATIVE_NAMES, T, Translator, match_template, next_language, normalise, translator
+from kiosk.table.session import GameSession
+from kiosk.ui import fonts, theme
+from kiosk.ui.board.table import draw_board_area, draw_hand
+from kiosk.ui.help import draw_help
+from kiosk.ui.players_view import RECORD_SCREENS, Records, draw_name_button, draw_picker, draw_record_screen
+from kiosk.ui.regions import Regions, compute_regions, to_screen
+from kiosk.ui.widgets import (
     Hotspot,
     draw_button,
     draw_chips,
@@ -34,6 +31,7 @@ from .widgets import (
     text,
     text_or_wrap,
 )
+from kiosk.warning_texts import message_text, warning_text
 
 REASONS = {
     EndReason.BALANCE: N_("because the other player's points ran out"),

@@ -7,7 +7,7 @@ from typing import Any
 
 import pygame
 
-from . import theme
+from kiosk.ui import theme
 
 Intent = tuple[Any, ...]
 """What a tap on a hotspot asks for, e.g. ``("start", 0)`` or ``("tile", 1, Tile(1, 4))``."""

@@ -163,7 +163,7 @@ def test_handover_screen_shows_no_tile_faces() -> None:
         tap(app, "start", 0)
         s = app.session
         assert s.screen == "handover"
-        from kiosk.board_render import IVORY as TILE_FACE
+        from kiosk.ui.board.render import IVORY as TILE_FACE
 
         face = pygame.Color(*TILE_FACE)
         for rect in app.view.regions.panels:
@@ -324,7 +324,7 @@ def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> No
 
 
 def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
-    from kiosk.journal import Journal
+    from kiosk.store.journal import Journal
 
     journal = Journal.open(tmp_path / "journal.sqlite3")
     config = replace(KioskConfig(), match=MatchSettings(handover=False))

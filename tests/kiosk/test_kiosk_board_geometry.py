@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import ALL_TILES, Layout, Match, Point, Slot, Start, Tile, shuffle_deal, tile
-from kiosk.board_geometry import (
+from kiosk.ui.board.geometry import (
     BoardGeometry,
     PlacedTile,
     Rect,
@@ -290,7 +290,7 @@ def test_portrait_and_square_areas_also_fit() -> None:
 
 def test_a_board_is_laid_out_once_and_then_reused() -> None:
     """Redrawing the same board (a clock tick, a message) reuses its geometry (speed: kiosk.bench)."""
-    from kiosk.board_geometry import layout_board
+    from kiosk.ui.board.geometry import layout_board
 
     layout = full_boards(17, 1)[0]
     first = layout_board(layout, (0, 0, 760, 260))

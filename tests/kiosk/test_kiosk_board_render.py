@@ -11,8 +11,8 @@ import pygame
 import pytest
 
 from engine import Layout, Match, Start, shuffle_deal, tile
-from kiosk.board_geometry import Rect, layout_board
-from kiosk.board_render import (
+from kiosk.ui.board.geometry import Rect, layout_board
+from kiosk.ui.board.render import (
     IVORY,
     SPINNER_ORANGE,
     TARGET_GLOW,

@@ -19,15 +19,15 @@ import pytest
 from kiosk_support import draw_recorded
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
-from kiosk import fonts, i18n
+from kiosk import i18n
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
-from kiosk.help_text import FIGURES, SECTIONS, Para
-from kiosk.screenshots import scenes
-from kiosk.session import ENGINE_REFUSALS, GameSession, refusal_text
+from kiosk.devtools.screenshots import scenes
+from kiosk.table.session import ENGINE_REFUSALS, GameSession, refusal_text
 from kiosk.timesource import FakeClock
-from kiosk.ui import theme
+from kiosk.ui import fonts, theme
 from kiosk.ui.help import figure_captions
+from kiosk.ui.help_text import FIGURES, SECTIONS, Para
 from kiosk.ui.view import UiState
 
 S = NS_PER_S
@@ -52,7 +52,7 @@ def test_the_code_has_message_ids_and_the_catalogs_have_the_right_plural_headers
 
 def test_no_text_is_written_into_the_screens_without_the_catalogs() -> None:
     """Every string literal drawn by the view is a message id, a number or a symbol."""
-    source = (Path(i18n.__file__).parent / "ui" / "view.py").read_text("utf-8")
+    source = (Path(i18n.__file__).parent.parent / "ui" / "view.py").read_text("utf-8")
     for call in re.findall(r"\b(?:text|draw_button|text_or_wrap|button)\([^()]*?,\s*(\"[^\"]*\"|f\"[^\"]*\")", source):
         assert re.fullmatch(r"f?\"[-+0-9{}.\[\]a-z_ ]*\"", call) and not re.search(r"[A-Z]", call), call
 

@@ -19,7 +19,7 @@ from kiosk import i18n
 from kiosk.app import App
 from kiosk.config import KioskConfig, load_config, parse_config_text
 from kiosk.i18n import Text
-from kiosk.journal import Journal, JournalUnavailable, _unavailable
+from kiosk.store.journal import Journal, JournalUnavailable, _unavailable
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 from kiosk.warning_texts import message_text, warning_text

@@ -18,8 +18,8 @@ import pytest
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
-from kiosk.journal import Journal
-from kiosk.players import Players
+from kiosk.store.journal import Journal
+from kiosk.store.players import Players
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 from kiosk.ui.players_view import change_text

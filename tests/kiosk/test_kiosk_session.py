@@ -8,7 +8,7 @@ from engine import ALL_TILES, NS_PER_S, Deal, Decline, Match, MatchConfig, Phase
 from hardware.events import Button
 from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
-from kiosk.session import GameSession
+from kiosk.table.session import GameSession
 
 S = NS_PER_S
 CHAIN = Deal.from_names(

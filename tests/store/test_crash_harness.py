@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.crash_harness import run_harness
+from kiosk.devtools.crash_harness import run_harness
 
 
 def test_fifty_kills_lose_no_acknowledged_command(tmp_path: Path) -> None:
@@ -23,8 +23,8 @@ def test_fifty_kills_lose_no_acknowledged_command(tmp_path: Path) -> None:
 def test_the_harness_counts_a_missing_or_different_acknowledged_row(tmp_path: Path) -> None:
     """A negative control: the check that reports lost commands does see them."""
     from engine import MatchConfig
-    from kiosk.crash_harness import HarnessReport, _check_acks
-    from kiosk.journal import Journal
+    from kiosk.devtools.crash_harness import HarnessReport, _check_acks
+    from kiosk.store.journal import Journal
 
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         mid = journal.begin_match(MatchConfig(), (None, None))

@@ -12,8 +12,8 @@ import pytest
 from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason, MatchConfig, Outcome
-from kiosk import journal as journal_module
-from kiosk.journal import (
+from kiosk.store import journal as journal_module
+from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
     JournalError,
@@ -22,7 +22,7 @@ from kiosk.journal import (
     journal_path,
     state_dir,
 )
-from kiosk.resume import resume
+from kiosk.store.resume import resume
 
 S = NS_PER_S
 
@@ -62,7 +62,7 @@ def test_a_write_survives_a_process_that_is_killed_right_after_it(tmp_path: Path
     code = (
         "import os, signal, sys\n"
         "from engine import MatchConfig\n"
-        "from kiosk.journal import Journal\n"
+        "from kiosk.store.journal import Journal\n"
         f"j = Journal.open({str(db)!r})\n"
         "m = j.begin_match(MatchConfig(), (None, None))\n"
         "j.record(m, 1, {'do': 'start'}, 'snap', 1, 'b', 1.0)\n"

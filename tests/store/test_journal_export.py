@@ -12,9 +12,9 @@ from journal_support import new_table
 
 from engine import NS_PER_S, Match
 from engine.scenario import parse_scenario, play_scenario, state_json
-from kiosk.journal import Journal, JournalCorrupt
-from kiosk.resume import resume
-from kiosk.stall import StallDetector
+from kiosk.store.journal import Journal, JournalCorrupt
+from kiosk.store.resume import resume
+from kiosk.store.stall import StallDetector
 
 S = NS_PER_S
 ROOT = Path(__file__).resolve().parents[2]

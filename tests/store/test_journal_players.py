@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from engine import EndReason, MatchConfig, Outcome
-from kiosk.journal import Journal, JournalUsageError
-from kiosk.players import PlayerNameError, Players, is_rated
-from kiosk.ratings import Rating, rate_match
+from kiosk.store.journal import Journal, JournalUsageError
+from kiosk.store.players import PlayerNameError, Players, is_rated
+from kiosk.store.ratings import Rating, rate_match
 
 
 @pytest.fixture

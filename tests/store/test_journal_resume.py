@@ -10,10 +10,10 @@ from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason, Match, MatchConfig
 from engine.snapshot import save_text
-from kiosk.journal import Journal, ResumeFailed
-from kiosk.players import Players
-from kiosk.recorder import RecordingMatch
-from kiosk.resume import resume
+from kiosk.store.journal import Journal, ResumeFailed
+from kiosk.store.players import Players
+from kiosk.store.recorder import RecordingMatch
+from kiosk.store.resume import resume
 
 S = NS_PER_S
 
@@ -153,7 +153,7 @@ def test_resume_then_play_on_then_resume_again(journal: Journal) -> None:
 
 
 def test_commits_can_run_on_a_worker_thread_in_order(journal: Journal) -> None:
-    from kiosk.recorder import CommitWorker
+    from kiosk.store.recorder import CommitWorker
 
     table = new_table(journal, seed=6)
     worker = CommitWorker()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.ratings import DEFAULT_RD, Rating, idle, rate, rate_match
+from kiosk.store.ratings import DEFAULT_RD, Rating, idle, rate, rate_match
 
 
 def test_glickmans_worked_example() -> None:

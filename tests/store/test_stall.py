@@ -6,8 +6,8 @@ from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason
 from engine.scenario import parse_scenario, play_scenario, state_json
-from kiosk.journal import Journal
-from kiosk.stall import StallDetector
+from kiosk.store.journal import Journal
+from kiosk.store.stall import StallDetector
 from kiosk.timesource import FakeClock
 
 S = NS_PER_S

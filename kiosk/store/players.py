@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import EndReason, Outcome
-
-from .journal import JournalUsageError
-from .ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_match
+from kiosk.store.journal import JournalUsageError
+from kiosk.store.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_match
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from kiosk.store.journal import Journal
 
 NAME_MAX = 20
 """The longest name the on-screen keyboard accepts (characters)."""

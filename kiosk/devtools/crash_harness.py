@@ -1,7 +1,7 @@
 """Crash harness: random matches in a child process, SIGKILLed at random points, then resumed.
 
-``python -m kiosk.crash_harness bench [--kills 200] [--seed 1]`` runs the harness and prints the
-figures; ``python -m kiosk.crash_harness child --db PATH --seed N --boot-id B --now-ns T`` is the
+``python -m kiosk.devtools.crash_harness bench [--kills 200] [--seed 1]`` runs the harness and prints the
+figures; ``python -m kiosk.devtools.crash_harness child --db PATH --seed N --boot-id B --now-ns T`` is the
 child it starts.
 
 The child plays random legal commands through a real ``GameSession`` (automatic passes included)
@@ -59,13 +59,12 @@ def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = Non
     """Resume the journal's unfinished match at ``now_ns`` and play random commands until killed."""
     from engine import Resign
     from engine.snapshot import save_text
-
-    from .config import MatchSettings
-    from .journal import Journal
-    from .players import Players
-    from .recorder import RecordingMatch, new_recorded_match
-    from .resume import resume
-    from .session import GameSession, match_config
+    from kiosk.config import MatchSettings
+    from kiosk.store.journal import Journal
+    from kiosk.store.players import Players
+    from kiosk.store.recorder import RecordingMatch, new_recorded_match
+    from kiosk.store.resume import resume
+    from kiosk.table.session import GameSession, match_config
 
     rng = random.Random(seed)
     journal = Journal.open(db)
@@ -253,8 +252,7 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
     """Kill ``kills`` children at random points and check every restart (see the module doc)."""
     from engine import Match
     from engine.scenario import parse_scenario, play_scenario, state_json
-
-    from .journal import Journal
+    from kiosk.store.journal import Journal
 
     started = time.monotonic()
     rng = random.Random(seed)
@@ -269,7 +267,7 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
     boot = "boot-0"
     now = 1_000 * NS_PER_S
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[1]),
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                        env.get("PYTHONPATH", "")]))
     try:
         for cycle in range(kills + 1):
@@ -294,7 +292,7 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
                         report.committed_unacked += 1
                     expectation = _expectation(point.snapshot, point.seq, same, now)
             proc = subprocess.Popen(
-                [sys.executable, "-m", "kiosk.crash_harness", "child", "--db", db, "--seed",
+                [sys.executable, "-m", "kiosk.devtools.crash_harness", "child", "--db", db, "--seed",
                  str(rng.randrange(2**32)), "--boot-id", boot, "--now-ns", str(now)],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             )
@@ -416,7 +414,7 @@ def _check_resume(got: dict[str, Any] | None, want: dict[str, Any] | None, repor
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``child`` (what the harness starts) or ``bench`` (run the harness, print the figures)."""
-    parser = argparse.ArgumentParser(prog="python -m kiosk.crash_harness", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.crash_harness", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("child", help="play random matches into the journal until killed")
     c.add_argument("--db", required=True)

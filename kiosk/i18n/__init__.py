@@ -53,7 +53,7 @@ PLURAL_FORMS: Mapping[str, str] = {
 }
 """The Plural-Forms header each catalog must carry (checked by the tests)."""
 LOCALE_DIR = Path(__file__).with_name("locale")
-PACKAGE_DIR = Path(__file__).parent
+PACKAGE_DIR = Path(__file__).parent.parent
 MARKERS = {"_": 1, "T": 1, "N_": 1, "n_": 2, "TN": 2}
 """Call names whose leading string literal arguments are message ids (1: msgid, 2: msgid and plural)."""
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -12,8 +12,7 @@ from collections.abc import Iterable
 import pygame
 
 from engine import Point, Tile
-
-from .board_geometry import BoardGeometry, OpenTarget, Rect
+from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, Rect
 
 Color = tuple[int, int, int]
 

@@ -7,11 +7,10 @@ from collections.abc import Iterable, Sequence
 import pygame
 
 from engine import Layout, Point, Tile
-
-from ..board_geometry import layout_board
-from ..board_render import draw_board, draw_tile
-from . import theme
-from .widgets import Hotspot
+from kiosk.ui import theme
+from kiosk.ui.board.geometry import layout_board
+from kiosk.ui.board.render import draw_board, draw_tile
+from kiosk.ui.widgets import Hotspot
 
 
 def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point]) -> list[Hotspot]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Layout, Point, Slot, Tile
-
-from .i18n import N_
+from kiosk.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from pathlib import Path
 import pygame
 import pygame.freetype
 
-from .i18n import T
+from kiosk.i18n import T
 
 FONT_DIRS_ENV = "SPECTACULAR_BID_FONT_DIRS"
 """A colon-separated list of folders searched instead of the standard ones (tests, odd systems)."""

@@ -525,7 +525,7 @@ class Journal:
             self._finish(conn, record, outcome, wall_s)
 
     def _finish(self, conn: sqlite3.Connection, record: MatchRecord, outcome: Outcome, wall_s: float | None) -> None:
-        from .players import rate_finished  # players imports nothing from here at run time
+        from kiosk.store.players import rate_finished  # players imports nothing from here at run time
 
         wall = time.time() if wall_s is None else float(wall_s)
         conn.execute(

@@ -39,9 +39,8 @@ from engine import (
 from hardware.events import Button
 from hardware.state import PanelState, PlayerPanel
 from hardware.state import Phase as PanelPhase
-
-from .config import MatchSettings
-from .i18n import N_, TN, T, Text, match_template
+from kiosk.config import MatchSettings
+from kiosk.i18n import N_, TN, T, Text, match_template
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""

@@ -18,8 +18,7 @@ from typing import Any
 from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Outcome, Start
 from engine.scenario import action_step
 from engine.snapshot import save_text
-
-from .journal import Entry, Journal
+from kiosk.store.journal import Entry, Journal
 
 
 class RecordingMatch(Match):

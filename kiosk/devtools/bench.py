@@ -1,4 +1,4 @@
-"""``python -m kiosk.bench``: frame times, idle CPU, button-to-screen latency and start-up time.
+"""``python -m kiosk.devtools.bench``: frame times, idle CPU, button-to-screen latency and start-up time.
 
 Headless (SDL's dummy driver): drawing goes to an off-screen surface exactly as on the Pi, without
 the copy to the panel. Prints median and worst figures; timings, not tests.
@@ -23,11 +23,10 @@ import pygame
 
 from engine import NS_PER_S, Phase
 from hardware.events import Button
-
-from .app import App
-from .config import KioskConfig, MatchSettings
-from .screenshots import play_until
-from .timesource import FakeClock, MonotonicClock
+from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.devtools.screenshots import play_until
+from kiosk.timesource import FakeClock, MonotonicClock
 
 SIZES = ((800, 480), (1280, 800))
 
@@ -123,7 +122,7 @@ def startup() -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every measurement and print the figures."""
-    parser = argparse.ArgumentParser(prog="python -m kiosk.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=60)
     parser.add_argument("--idle-seconds", type=float, default=5.0)
     parser.add_argument("--presses", type=int, default=20)

@@ -1,4 +1,4 @@
-"""``python -m kiosk.screenshots``: a PNG of every screen, at several sizes, in both orientations, in every language.
+"""``python -m kiosk.devtools.screenshots``: a PNG of every screen, at several sizes, in both orientations, in every language.
 
 Runs headless (SDL's dummy video driver) with a fake clock and fixed random seeds, so the same
 command always draws the same pictures. Look at them before calling a screen done.
@@ -22,16 +22,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from engine import NS_PER_S, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
-
-from .app import App
-from .config import KioskConfig
-from .i18n import LANGUAGES, next_language
-from .journal import Journal
-from .players import Players
-from .recorder import new_recorded_match
-from .session import GameSession, match_config
-from .timesource import FakeClock
-from .ui.view import ChipFlight
+from kiosk.app import App
+from kiosk.config import KioskConfig
+from kiosk.i18n import LANGUAGES, next_language
+from kiosk.store.journal import Journal
+from kiosk.store.players import Players
+from kiosk.store.recorder import new_recorded_match
+from kiosk.table.session import GameSession, match_config
+from kiosk.timesource import FakeClock
+from kiosk.ui.view import ChipFlight
 
 SIZES = ((800, 480), (1280, 800))
 ORIENTATIONS = ("table", "upright")
@@ -329,7 +328,7 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the screenshots."""
-    parser = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="screenshots", help="folder for the PNG files (default: screenshots)")
     parser.add_argument("--only", nargs="*", default=(), help="scene names to draw (default: all)")
     parser.add_argument("--language", nargs="*", default=LANGUAGES, choices=LANGUAGES,

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text
-
-from .journal import Journal, ResumeFailed, ResumePoint
-from .recorder import MatchRecorder, RecordingMatch, _t_ms
+from kiosk.store.journal import Journal, ResumeFailed, ResumePoint
+from kiosk.store.recorder import MatchRecorder, RecordingMatch, _t_ms
 
 
 @dataclass

@@ -20,6 +20,7 @@ from kiosk_support import draw_recorded
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
 from kiosk import i18n
+from kiosk.i18n import catalogs
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.devtools.screenshots import scenes
@@ -36,18 +37,6 @@ CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 # -- catalogs -------------------------------------------------------------------------------------
-
-
-def test_every_message_id_is_translated_in_all_four_catalogs_with_matching_placeholders() -> None:
-    assert i18n.check() == []
-
-
-def test_the_code_has_message_ids_and_the_catalogs_have_the_right_plural_headers() -> None:
-    found = {f.msgid for f in i18n.extract()}
-    assert len(found) > 150 and "Start" in found and "Reveal my tiles" in found
-    for language in i18n.LANGUAGES:
-        entries = i18n.parse_po(i18n.po_path(language).read_text("utf-8"))
-        assert i18n.header_fields(entries)["Plural-Forms"] == i18n.PLURAL_FORMS[language]
 
 
 def test_no_text_is_written_into_the_screens_without_the_catalogs() -> None:
@@ -68,52 +57,6 @@ def test_ukrainian_has_three_plural_forms_korean_and_indonesian_one() -> None:
     en = i18n.translator("en")
     assert en.n_("{n} pip left in hand", "{n} pips left in hand", 1) == "1 pip left in hand"
     assert en.n_("{n} pip left in hand", "{n} pips left in hand", 2) == "2 pips left in hand"
-
-
-def test_the_compiler_writes_mo_files_that_gettext_reads(tmp_path: Path) -> None:
-    written = i18n.compile_all(out=tmp_path)
-    assert len(written) == 4
-    for path in written:
-        with path.open("rb") as f:
-            catalog = gettext.GNUTranslations(f)
-        language = path.parts[-3]
-        assert catalog.gettext("Start") == i18n.translator(language)._("Start")
-    assert i18n.main(["compile", "--out", str(tmp_path / "cli")]) == 0
-    assert (tmp_path / "cli" / "ko" / "LC_MESSAGES" / "spectacular_bid.mo").exists()
-
-
-def test_po_reader_handles_context_continuations_escapes_plurals_and_fuzzy_entries() -> None:
-    po = "\n".join([
-        'msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"',
-        '"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"',
-        "", "# a comment", 'msgid "Hello"', 'msgstr ""', '"При" "віт\\n"',
-        "", 'msgctxt "button"', 'msgid "Open"', 'msgstr "Відкрити"',
-        "", "#, fuzzy", 'msgid "Old"', 'msgstr "Старе"',
-        "", 'msgid "{n} tile"', 'msgid_plural "{n} tiles"', 'msgstr[0] "{n} плитка"', 'msgstr[1] "{n} плитки"',
-        'msgstr[2] "{n} плиток"', "",
-    ])
-    catalog = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(po)))
-    assert catalog.gettext("Hello") == "Привіт\n"
-    assert catalog.pgettext("button", "Open") == "Відкрити"
-    assert catalog.gettext("Old") == "Old"  # fuzzy entries are left out, as msgfmt does
-    assert [catalog.ngettext("{n} tile", "{n} tiles", n) for n in (1, 3, 5)] == ["{n} плитка", "{n} плитки", "{n} плиток"]
-
-
-def test_the_loader_compiles_a_missing_or_stale_catalog_into_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    locale = tmp_path / "locale"
-    po = i18n.po_path("ko", locale)
-    po.parent.mkdir(parents=True)
-    po.write_text(i18n._header("ko") + '\nmsgid "Start"\nmsgstr "시작"\n', "utf-8")
-    monkeypatch.setenv("SPECTACULAR_BID_CACHE", str(tmp_path / "cache"))
-    assert i18n.load_catalog("ko", locale).gettext("Start") == "시작"
-    assert len(list((tmp_path / "cache" / "locale").glob("*.mo"))) == 1
-    mo = po.with_suffix(".mo")  # an older compiled catalog next to the source is not used
-    mo.write_bytes(i18n.compile_po(i18n._header("ko") + '\nmsgid "Start"\nmsgstr "옛날"\n'))
-    os.utime(mo, (1, 1))
-    assert i18n.load_catalog("ko", locale).gettext("Start") == "시작"
-    os.utime(mo, None)  # an up-to-date one is
-    os.utime(po, (1, 1))
-    assert i18n.load_catalog("ko", locale).gettext("Start") == "옛날"
 
 
 # -- texts made now, shown later ----------------------------------------------------------------
@@ -174,7 +117,7 @@ def test_fonts_cover_every_character_of_every_translation() -> None:
     found = fonts.discover()
     assert not found.warnings, f"install the fonts: apt-get install fonts-noto-core fonts-noto-cjk ({found.warnings})"
     for language in i18n.LANGUAGES:
-        for msgid, value in i18n.iter_translations(language):
+        for msgid, value in catalogs.iter_translations(language):
             face = fonts.face_for(value)
             assert face.regular is not None and fonts.has_glyphs(face.regular, value), (language, msgid, value, face)
             if HANGUL.search(value):

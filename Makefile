@@ -1,26 +1,36 @@
 # The two commands a newcomer runs: `make run` and `make test`.
-# Each creates the virtual environment in .venv when it is missing.
+# Each creates the virtual environment in .venv when it is missing, installing the versions
+# pinned in constraints.txt (the same file CI and systemd/install.sh use).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench screenshots replay clean
+.PHONY: run test test-fast lint bench screenshots replay catalogs clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --constraint constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(PY) -m kiosk --simulator $(ARGS)
 
+# lint and type checks, then every test
+test: $(STAMP) lint
+	$(PY) -m pytest
+
+# everything but the tests marked slow (crash harness, thousands of random matches, every screen in every language)
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow" -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check engine hardware kiosk tests
+	$(PY) -m mypy
+
 replay: $(STAMP)
 	$(PY) -m engine.replay --pretty examples/sample-match.json
-
-test: $(STAMP)
-	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) -m engine.bench
@@ -29,6 +39,11 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(PY) -m kiosk.devtools.screenshots --out screenshots
+
+# after editing a .po file: compile the shipped .mo files and check the catalogs
+catalogs: $(STAMP)
+	$(PY) -m kiosk.i18n compile
+	$(PY) -m kiosk.i18n check
 
 clean:
 	rm -rf $(VENV) build *.egg-info

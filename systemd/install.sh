@@ -246,7 +246,7 @@ install_venv() {
     stamp=$(target "$STAMP_FILE")
     if [[ -n $ROOT ]]; then
         system python3 -m venv --system-site-packages "$venv"
-        system "$venv/bin/python" -m pip install --no-cache-dir "$SRC"
+        system "$venv/bin/python" -m pip install --no-cache-dir --constraint "$SRC/constraints.txt" "$SRC"
         return
     fi
     if [[ ! -x $venv/bin/python ]]; then
@@ -264,7 +264,7 @@ install_venv() {
     local build=$TMP_DIR/source
     mkdir -p "$build"
     source_tar | tar -C "$build" -xf -
-    system "$venv/bin/python" -m pip install --no-cache-dir --upgrade "$build"
+    system "$venv/bin/python" -m pip install --no-cache-dir --constraint "$SRC/constraints.txt" --upgrade "$build"
     printf '%s\n' "$hash" >"$TMP_DIR/stamp"
     put_file "$TMP_DIR/stamp" "$STAMP_FILE" 644 || true
 }

@@ -1,8 +1,10 @@
 """The kiosk's one TOML configuration file: display, match, kiosk behaviour and hardware.
 
 ``load_config`` never raises: a broken file, an unknown key or a wrong value becomes a warning
-that names the key (and its line when it can be found), and the kiosk starts with the default for
-what is wrong. ``python -m kiosk.config --print-default`` prints the documented default file.
+(a ``hardware.notices.Notice``: message id and parameters, the key and its line when it can be
+found; the same wording and message values as the hardware tables, which this reader hands to
+``hardware.config``), and the kiosk starts with the default for what is wrong.
+``python -m kiosk.config --print-default`` prints the documented default file.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from hardware.config import HardwareConfig
 from hardware.config import parse_config as parse_hardware
+from hardware.notices import N_, Notice, keyed
 
 ORIENTATIONS = ("table", "upright")
 HARDWARE_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
@@ -97,7 +100,7 @@ class LoadedKioskConfig:
     """A configuration and one warning per wrong value (empty when the file is right)."""
 
     config: KioskConfig
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[Notice, ...] = field(default=())
 
 
 def _line_of(text: str, section: str, key: str | None) -> int | None:
@@ -119,26 +122,25 @@ def _line_of(text: str, section: str, key: str | None) -> int | None:
 class _Checker:
     """Reads one table, collecting warnings for unknown keys and wrong values."""
 
-    def __init__(self, text: str, section: str, table: Any, warnings: list[str]) -> None:
+    def __init__(self, text: str, section: str, table: Any, warnings: list[Notice]) -> None:
         self.text = text
         self.section = section
         self.warnings = warnings
         if not isinstance(table, dict):
-            self.warn(None, f"[{section}] must be a table of settings")
+            self.warn(None, Notice(N_("must be a table, not {type}; using defaults"), {"type": type(table).__name__}))
             table = {}
         self.table: dict[str, Any] = table
 
-    def warn(self, key: str | None, message: str) -> None:
-        line = _line_of(self.text, self.section, key)
-        where = f"{self.section}.{key}" if key else f"[{self.section}]"
-        self.warnings.append(f"{where}{f' (line {line})' if line else ''}: {message}")
+    def warn(self, key: str | None, message: Notice) -> None:
+        where = f"{self.section}.{key}" if key else self.section
+        self.warnings.append(keyed(where, message, _line_of(self.text, self.section, key)))
 
     def unknown(self, known: Sequence[str]) -> None:
         for key in self.table:
             if key not in known:
-                self.warn(key, f"unknown setting (known: {', '.join(known)}); ignored")
+                self.warn(key, Notice(N_("unknown key (known: {known})"), {"known": ", ".join(sorted(known))}))
 
-    def get(self, key: str, default: Any, check: Callable[[Any], Any], what: str) -> Any:
+    def get(self, key: str, default: Any, check: Callable[[Any], Any], expected: Notice) -> Any:
         if key not in self.table:
             return default
         value = self.table[key]
@@ -147,7 +149,8 @@ class _Checker:
         except (TypeError, ValueError):
             result = None
         if result is None:
-            self.warn(key, f"{value!r} is not {what}; using {default!r}")
+            self.warn(key, Notice(N_("expected {expected}, got {value}; using {default}"),
+                                  {"expected": expected, "value": repr(value), "default": repr(default)}))
             return default
         return result
 
@@ -192,56 +195,53 @@ def _size(value: Any) -> tuple[int, int] | str | None:
 
 def parse_config_text(text: str, port_exists: Callable[[str], bool] | None = None) -> LoadedKioskConfig:
     """The configuration in ``text`` with a warning per problem; never raises."""
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return LoadedKioskConfig(KioskConfig(), (f"the configuration file is not valid TOML ({exc}); using defaults",))
+        invalid = Notice(N_("the configuration file is not valid TOML ({error}); using defaults"), {"error": str(exc)})
+        return LoadedKioskConfig(KioskConfig(), (invalid,))
     known_sections = ("display", "match", "kiosk", *HARDWARE_SECTIONS)
     for section in data:
         if section not in known_sections:
-            line = _line_of(text, section, None)
-            warnings.append(
-                f"[{section}]{f' (line {line})' if line else ''}: unknown section "
-                f"(known: {', '.join(known_sections)}); ignored"
-            )
+            unknown = Notice(N_("unknown section (known: {known}); ignored"), {"known": ", ".join(known_sections)})
+            warnings.append(keyed(f"[{section}]", unknown, _line_of(text, section, None)))
 
     d = _Checker(text, "display", data.get("display", {}), warnings)
     d.unknown(("size", "orientation", "fullscreen", "fps"))
-    size = d.get("size", "auto", _size, 'a size like "800x480" or "auto"')
+    size = d.get("size", "auto", _size, Notice(N_('a size like "800x480" or "auto"')))
     display = DisplayConfig(
         size=None if size == "auto" else size,
-        orientation=d.get("orientation", "table", _choice(ORIENTATIONS), '"table" or "upright"'),
-        fullscreen=d.get("fullscreen", True, _bool, "true or false"),
-        fps=d.get("fps", 30, _whole(10, 120), "a whole number from 10 to 120"),
+        orientation=d.get("orientation", "table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
+        fullscreen=d.get("fullscreen", True, _bool, Notice(N_("true or false"))),
+        fps=d.get("fps", 30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),
     )
 
     m = _Checker(text, "match", data.get("match", {}), warnings)
     m.unknown(("handover", "bank_seconds", "delay_seconds", "balances"))
     match = MatchSettings(
-        handover=m.get("handover", True, _bool, "true or false"),
-        bank_seconds=m.get("bank_seconds", 120, _number(1, 3600), "a number of seconds from 1 to 3600"),
-        delay_seconds=m.get("delay_seconds", 10, _number(0, 600), "a number of seconds from 0 to 600"),
-        balances=m.get("balances", 150, _whole(5, 10_000), "a whole number of points from 5 to 10000"),
+        handover=m.get("handover", True, _bool, Notice(N_("true or false"))),
+        bank_seconds=m.get("bank_seconds", 120, _number(1, 3600), Notice(N_("a number of seconds from 1 to 3600"))),
+        delay_seconds=m.get("delay_seconds", 10, _number(0, 600), Notice(N_("a number of seconds from 0 to 600"))),
+        balances=m.get("balances", 150, _whole(5, 10_000), Notice(N_("a whole number of points from 5 to 10000"))),
     )
 
     k = _Checker(text, "kiosk", data.get("kiosk", {}), warnings)
     k.unknown(("language", "stall_limit_seconds", "idle_return_seconds", "admin_exit_hold_seconds", "admin_exit_key"))
     kiosk = KioskSettings(
-        language=k.get("language", "en", _choice(("en", "ko", "uk", "id")), "one of en, ko, uk, id"),
-        stall_limit_seconds=k.get("stall_limit_seconds", 2.0, _number(0.5, 60), "a number of seconds from 0.5 to 60"),
-        idle_return_seconds=k.get("idle_return_seconds", 180, _number(10, 86_400), "a number of seconds from 10"),
-        admin_exit_hold_seconds=k.get("admin_exit_hold_seconds", 5, _number(1, 60), "a number of seconds from 1 to 60"),
-        admin_exit_key=k.get("admin_exit_key", "F12", lambda v: v if isinstance(v, str) and v else None, "a key name"),
+        language=k.get("language", "en", _choice(("en", "ko", "uk", "id")), Notice(N_("one of en, ko, uk, id"))),
+        stall_limit_seconds=k.get("stall_limit_seconds", 2.0, _number(0.5, 60), Notice(N_("a number of seconds from 0.5 to 60"))),
+        idle_return_seconds=k.get("idle_return_seconds", 180, _number(10, 86_400), Notice(N_("a number of seconds from 10"))),
+        admin_exit_hold_seconds=k.get("admin_exit_hold_seconds", 5, _number(1, 60), Notice(N_("a number of seconds from 1 to 60"))),
+        admin_exit_key=k.get("admin_exit_key", "F12", lambda v: v if isinstance(v, str) and v else None, Notice(N_("a key name"))),
     )
 
     hardware_data = {name: data[name] for name in HARDWARE_SECTIONS if name in data}
     hardware_loaded = parse_hardware(hardware_data) if port_exists is None else parse_hardware(hardware_data, port_exists)
     for warning in hardware_loaded.warnings:
-        key = warning.split(":", 1)[0].strip()
-        section, _, name = key.partition(".")
+        section, _, name = (warning.key or "").partition(".")
         line = _line_of(text, section, name.split(".")[0] or None) if section in HARDWARE_SECTIONS else None
-        warnings.append(f"{key} (line {line}):{warning.split(':', 1)[1]}" if line and ":" in warning else warning)
+        warnings.append(warning.with_line(line) if warning.key is not None else warning)
     return LoadedKioskConfig(KioskConfig(display, match, kiosk, hardware_loaded.config), tuple(warnings))
 
 
@@ -252,9 +252,12 @@ def load_config(path: str | Path | None, port_exists: Callable[[str], bool] | No
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return LoadedKioskConfig(KioskConfig(), (f"{path}: no such configuration file; using defaults",))
+        missing = Notice(N_("{path}: no such configuration file; using defaults"), {"path": str(path)})
+        return LoadedKioskConfig(KioskConfig(), (missing,))
     except (OSError, UnicodeDecodeError) as exc:
-        return LoadedKioskConfig(KioskConfig(), (f"{path}: cannot read the configuration ({exc}); using defaults",))
+        unreadable = Notice(N_("{path}: cannot read the configuration ({error}); using defaults"),
+                            {"path": str(path), "error": str(exc)})
+        return LoadedKioskConfig(KioskConfig(), (unreadable,))
     return parse_config_text(text, port_exists)
 
 

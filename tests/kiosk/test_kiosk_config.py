@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hardware.notices import Notice
 from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, load_config, parse_config_text
 
 
@@ -34,13 +35,24 @@ stall_limit_seconds = -1
 x = 1
 """
     loaded = parse_config_text(text, port_exists=lambda path: True)
-    by_key = {w.split(" ", 1)[0]: w for w in loaded.warnings}
-    assert "line 2" in by_key["display.size"] and "'9x9'" in by_key["display.size"]
-    assert "line 3" in by_key["display.orientation"]
-    assert "unknown setting" in by_key["display.colour"] and "line 4" in by_key["display.colour"]
-    assert "line 8" in by_key["match.handover"]
-    assert "line 12" in by_key["kiosk.stall_limit_seconds"]
-    assert "unknown section" in by_key["[weird]"] and "line 14" in by_key["[weird]"]
+    by_key = {w.key: w for w in loaded.warnings}
+    assert set(by_key) == {"display.size", "display.orientation", "display.colour", "match.handover",
+                           "kiosk.stall_limit_seconds", "[weird]"}
+    size = by_key["display.size"]
+    assert (size.msgid, size.line) == ("{key} (line {line}): {message}", 2)
+    assert size.message is not None and size.message.msgid == "expected {expected}, got {value}; using {default}"
+    assert size.message.params["value"] == "'9x9'" and size.message.params["default"] == "'auto'"
+    assert size.message.params["expected"] == Notice('a size like "800x480" or "auto"')
+    assert str(size) == """display.size (line 2): expected a size like "800x480" or "auto", got '9x9'; using 'auto'"""
+    assert by_key["display.orientation"].line == 3
+    colour = by_key["display.colour"]
+    assert colour.line == 4 and colour.message is not None
+    assert colour.message == Notice("unknown key (known: {known})", {"known": "fps, fullscreen, orientation, size"})
+    assert by_key["match.handover"].line == 8
+    assert by_key["kiosk.stall_limit_seconds"].line == 12
+    weird = by_key["[weird]"]
+    assert weird.line == 14 and weird.message is not None
+    assert weird.message.msgid == "unknown section (known: {known}); ignored"
     c = loaded.config
     assert c.display.size is None and c.display.orientation == "table" and c.display.fps == 30
     assert c.match.handover is True and c.match.bank_seconds == 90  # the right values are kept
@@ -50,7 +62,9 @@ x = 1
 def test_hardware_tables_are_checked_too() -> None:
     text = "[buttons]\nplayer0 = { accept = 5, raise = 5, decline = 13 }\n"
     loaded = parse_config_text(text, port_exists=lambda path: True)
-    assert any(w.startswith("buttons.player0.raise") and "line 2" in w for w in loaded.warnings)
+    [raise_pin] = [w for w in loaded.warnings if w.key == "buttons.player0.raise"]
+    assert raise_pin.line == 2 and raise_pin.message is not None
+    assert raise_pin.message.msgid == "pin {pin} is already used by {other}; not wired"
     assert any(b.pin == 5 for b in loaded.config.hardware.buttons)
 
 
@@ -58,12 +72,18 @@ def test_a_broken_or_missing_file_gives_defaults_and_a_reason(tmp_path: Path) ->
     broken = tmp_path / "config.toml"
     broken.write_text("[display\nsize = 1\n")
     loaded = load_config(broken)
-    assert loaded.config == KioskConfig() and "not valid TOML" in loaded.warnings[0]
+    assert loaded.config == KioskConfig()
+    [invalid] = loaded.warnings
+    assert invalid.msgid == "the configuration file is not valid TOML ({error}); using defaults"
+    assert "line 1" in str(invalid.params["error"])
     missing = load_config(tmp_path / "nope.toml")
-    assert missing.config == KioskConfig() and "no such configuration file" in missing.warnings[0]
+    assert missing.config == KioskConfig()
+    assert missing.warnings == (Notice("{path}: no such configuration file; using defaults",
+                                       {"path": str(tmp_path / "nope.toml")}),)
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00bad")
-    assert "cannot read" in load_config(binary).warnings[0]
+    [unreadable] = load_config(binary).warnings
+    assert unreadable.msgid == "{path}: cannot read the configuration ({error}); using defaults"
 
 
 def test_the_check_command_reports_problems(tmp_path: Path) -> None:

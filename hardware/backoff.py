@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from .errors import InvalidValue
+
 
 class Backoff:
     """Delays ``initial``, ``initial*factor``, ... capped at ``maximum`` seconds."""
 
     def __init__(self, initial: float = 0.1, factor: float = 2.0, maximum: float = 5.0) -> None:
         if initial <= 0 or factor < 1 or maximum < initial:
-            raise ValueError("need 0 < initial <= maximum and factor >= 1")
+            raise InvalidValue("need 0 < initial <= maximum and factor >= 1")
         self.initial, self.factor, self.maximum = initial, factor, maximum
         self._next = initial
 

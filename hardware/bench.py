@@ -44,9 +44,9 @@ class Figures:
 
 
 def figures(samples_ns: list[int]) -> Figures:
-    """Median, 99th percentile and worst of nanosecond samples."""
+    """Median, 99th percentile (nearest rank) and worst of nanosecond samples."""
     ordered = sorted(samples_ns)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    p99 = ordered[(len(ordered) * 99 + 99) // 100 - 1]  # rank ceil(0.99 n), in integers
     return Figures(len(ordered), statistics.median(ordered) / 1000, p99 / 1000, ordered[-1] / 1000)
 
 

@@ -2,9 +2,9 @@
 
 Reads the ``[hardware]``, ``[buttons]``, ``[leds]``, ``[serial]`` and
 ``[keyboard]`` tables (other tables belong to the rest of the kiosk and are
-left alone). A wrong value never stops the kiosk: it yields a warning that
-names the key, and that part falls back to its default or is left unwired, so
-the inputs that work still start.
+left alone). A wrong value never stops the kiosk: it yields a warning (a
+:class:`~hardware.notices.Notice` naming the key) and that part falls back to
+its default or is left unwired, so the inputs that work still start.
 """
 
 from __future__ import annotations
@@ -26,10 +26,14 @@ from .layout import (
     PinBinding,
     default_bindings,
 )
+from .notices import N_, Notice, keyed
 
 BACKENDS = ("auto", "gpio", "mock")
 """``gpio``: the Pi's real pins; ``mock``: gpiozero MockFactory (simulator, tests);
 ``auto``: ``gpio`` when it loads, ``mock`` otherwise."""
+
+TRUE_OR_FALSE = Notice(N_("true or false"))
+"""What a switch should be (a phrase of its own, translated separately)."""
 
 DEFAULT_KEYS: dict[int, dict[Button, str]] = {
     0: {Button.ACCEPT: "a", Button.RAISE: "s", Button.DECLINE: "d"},
@@ -66,10 +70,10 @@ class HardwareConfig:
 
 @dataclass(frozen=True, slots=True)
 class LoadedConfig:
-    """A configuration plus one human-readable warning per wrong value."""
+    """A configuration plus one warning per wrong value (``str()`` of each is the English sentence)."""
 
     config: HardwareConfig
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[Notice, ...] = field(default=())
 
 
 _SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
@@ -92,44 +96,45 @@ class _Reader:
     def __init__(self, data: Mapping[str, Any], port_exists: Callable[[str], bool]) -> None:
         self.data = data
         self.port_exists = port_exists
-        self.warnings: list[str] = []
+        self.warnings: list[Notice] = []
         self.used_pins: dict[int, str] = {}
 
-    def warn(self, key: str, message: str) -> None:
-        """Record one warning about ``key``."""
-        self.warnings.append(f"{key}: {message}")
+    def warn(self, where: str, msgid: str, /, **params: object) -> None:
+        """Record one warning about the key ``where``: the message ``msgid`` with ``params``."""
+        self.warnings.append(keyed(where, Notice(msgid, params)))
 
     def table(self, name: str, allowed: set[str]) -> dict[str, Any]:
         """A top-level table's known keys (unknown ones reported); {} if missing or not a table."""
         value = self.data.get(name, {})
         if not isinstance(value, Mapping):
-            self.warn(name, f"must be a table, not {type(value).__name__}; using defaults")
+            self.warn(name, N_("must be a table, not {type}; using defaults"), type=type(value).__name__)
             return {}
         for key in value:
             if key not in allowed:
-                self.warn(f"{name}.{key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+                self.warn(f"{name}.{key}", N_("unknown key (known: {known})"), known=", ".join(sorted(allowed)))
         return {k: v for k, v in value.items() if k in allowed}
 
     def scalar(self, table: dict[str, Any], section: str, key: str, default: Any,
-               check: Callable[[Any], bool], expect: str) -> Any:
-        """One setting, or ``default`` (with a warning) when it fails ``check``."""
+               check: Callable[[Any], bool], expect: Notice) -> Any:
+        """One setting, or ``default`` (with a warning) when it fails ``check``; ``expect`` says what it should be."""
         if key not in table:
             return default
         value = table[key]
         if check(value):
             return value
-        self.warn(f"{section}.{key}", f"expected {expect}, got {value!r}; using {default!r}")
+        self.warn(f"{section}.{key}", N_("expected {expected}, got {value}; using {default}"),
+                  expected=expect, value=repr(value), default=repr(default))
         return default
 
     def group(self, table: dict[str, Any], section: str, group: str, names: Mapping[str, Button]) -> Mapping[str, Any]:
         """One inline table of per-button values (e.g. ``buttons.player0``), unknown keys reported."""
         given = table.get(group, {})
         if not isinstance(given, Mapping):
-            self.warn(f"{section}.{group}", f"must be a table, not {type(given).__name__}; using defaults")
+            self.warn(f"{section}.{group}", N_("must be a table, not {type}; using defaults"), type=type(given).__name__)
             return {}
         for key in given:
             if key not in names:
-                self.warn(f"{section}.{group}.{key}", f"unknown button (known: {', '.join(names)})")
+                self.warn(f"{section}.{group}.{key}", N_("unknown button (known: {known})"), known=", ".join(names))
         return given
 
     def pins(self, section: str, table: dict[str, Any]) -> tuple[PinBinding, ...]:
@@ -149,11 +154,12 @@ class _Reader:
                 if value is False:
                     continue
                 if not _is_int(value) or value not in VALID_PINS:
-                    self.warn(where, f"expected a BCM pin number {VALID_PINS.start}-{VALID_PINS.stop - 1} "
-                                     f"or false, got {value!r}; not wired")
+                    self.warn(where, N_("expected a BCM pin number {low}-{high} or false, got {value}; not wired"),
+                              low=VALID_PINS.start, high=VALID_PINS.stop - 1, value=repr(value))
                     continue
                 if value in self.used_pins:
-                    self.warn(where, f"pin {value} is already used by {self.used_pins[value]}; not wired")
+                    self.warn(where, N_("pin {pin} is already used by {other}; not wired"),
+                              pin=value, other=self.used_pins[value])
                     continue
                 self.used_pins[value] = where
                 out.append(PinBinding(player, button, value))
@@ -163,20 +169,22 @@ class _Reader:
         """The ``[serial]`` table."""
         table = self.table("serial", {"enabled", "url", "baudrate", "checksum", "reconnect_max_s"})
         base = SerialConfig()
-        enabled = self.scalar(table, "serial", "enabled", base.enabled, lambda v: isinstance(v, bool), "true or false")
-        url = self.scalar(table, "serial", "url", None, lambda v: isinstance(v, str) and v != "", "a device path or pyserial URL")
-        baud = self.scalar(table, "serial", "baudrate", base.baudrate, lambda v: _is_int(v) and v > 0, "a positive integer")
-        checksum = self.scalar(table, "serial", "checksum", base.checksum, lambda v: isinstance(v, bool), "true or false")
+        enabled = self.scalar(table, "serial", "enabled", base.enabled, lambda v: isinstance(v, bool), TRUE_OR_FALSE)
+        url = self.scalar(table, "serial", "url", None, lambda v: isinstance(v, str) and v != "",
+                          Notice(N_("a device path or pyserial URL")))
+        baud = self.scalar(table, "serial", "baudrate", base.baudrate, lambda v: _is_int(v) and v > 0,
+                           Notice(N_("a positive integer")))
+        checksum = self.scalar(table, "serial", "checksum", base.checksum, lambda v: isinstance(v, bool), TRUE_OR_FALSE)
         retry = self.scalar(table, "serial", "reconnect_max_s", base.reconnect_max_s,
-                            lambda v: _is_number(v) and 0 < v <= 600, "seconds between 0 and 600")
+                            lambda v: _is_number(v) and 0 < v <= 600, Notice(N_("seconds between 0 and 600")))
         if enabled and url is None:
-            self.warn("serial.url", "missing, so the serial panel is off")
+            self.warn("serial.url", N_("missing, so the serial panel is off"))
             enabled = False
         if enabled and url is not None:
             problem = port_problem(url, self.port_exists)
             if problem is not None:
-                fatal, text = problem
-                self.warn("serial.url", text)
+                fatal, message = problem
+                self.warnings.append(keyed("serial.url", message))
                 enabled = enabled and not fatal
         return SerialConfig(enabled, url, baud, checksum, float(retry))
 
@@ -194,23 +202,23 @@ class _Reader:
                 if value is False:
                     continue
                 if not isinstance(value, str) or not value.strip():
-                    self.warn(where, f"expected a key name such as 'a', got {value!r}; no key")
+                    self.warn(where, N_("expected a key name such as 'a', got {value}; no key"), value=repr(value))
                     continue
                 value = value.strip().lower()
                 if value in seen:
-                    self.warn(where, f"key {value!r} is already used by {seen[value]}; no key")
+                    self.warn(where, N_("key {key} is already used by {other}; no key"), key=repr(value), other=seen[value])
                     continue
                 if (player, button) not in wired:
                     if name in given:
-                        self.warn(where, "its button has no pin, so the key has nothing to press")
+                        self.warn(where, N_("its button has no pin, so the key has nothing to press"))
                     continue
                 seen[value] = where
                 out.append((value, player, button))
         return tuple(out)
 
 
-def port_problem(url: str, port_exists: Callable[[str], bool] = os.path.exists) -> tuple[bool, str] | None:
-    """What is wrong with a serial URL, as (fatal, message), or None if it looks usable.
+def port_problem(url: str, port_exists: Callable[[str], bool] = os.path.exists) -> tuple[bool, Notice] | None:
+    """What is wrong with a serial URL, as (fatal, what to say), or None if it looks usable.
 
     A device path that does not exist yet is not fatal (the panel may be
     plugged in later); a URL scheme pyserial does not know is.
@@ -218,10 +226,10 @@ def port_problem(url: str, port_exists: Callable[[str], bool] = os.path.exists) 
     if "://" in url:
         scheme = url.split("://", 1)[0]
         if not scheme.isidentifier() or importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is None:
-            return True, f"pyserial has no {scheme!r} URL handler, so the serial panel is off"
+            return True, Notice(N_("pyserial has no {scheme} URL handler, so the serial panel is off"), {"scheme": repr(scheme)})
         return None
     if not port_exists(url):
-        return False, f"port {url!r} does not exist (yet); the panel will keep trying to open it"
+        return False, Notice(N_("port {port} does not exist (yet); the panel will keep trying to open it"), {"port": repr(url)})
     return None
 
 
@@ -231,15 +239,16 @@ def parse_config(data: Mapping[str, Any], port_exists: Callable[[str], bool] = o
     base = HardwareConfig()
     hardware = reader.table("hardware", {"backend"})
     backend = reader.scalar(hardware, "hardware", "backend", base.backend,
-                            lambda v: v in BACKENDS, f"one of {', '.join(BACKENDS)}")
+                            lambda v: v in BACKENDS, Notice(N_("one of auto, gpio, mock")))
     buttons_table = reader.table("buttons", {"debounce_ms", "kiosk", *_PLAYER_TABLES})
     debounce = reader.scalar(buttons_table, "buttons", "debounce_ms", base.debounce_ms,
-                             lambda v: _is_number(v) and 0 <= v <= 1000, "milliseconds between 0 and 1000")
+                             lambda v: _is_number(v) and 0 <= v <= 1000,
+                             Notice(N_("milliseconds between 0 and 1000")))
     buttons = reader.pins("buttons", buttons_table)
     leds_table = reader.table("leds", {"enabled", "blink_ms", *_PLAYER_TABLES})
-    leds_on = reader.scalar(leds_table, "leds", "enabled", True, lambda v: isinstance(v, bool), "true or false")
+    leds_on = reader.scalar(leds_table, "leds", "enabled", True, lambda v: isinstance(v, bool), TRUE_OR_FALSE)
     blink = reader.scalar(leds_table, "leds", "blink_ms", base.blink_ms,
-                          lambda v: _is_number(v) and 10 <= v <= 10_000, "milliseconds between 10 and 10000")
+                          lambda v: _is_number(v) and 10 <= v <= 10_000, Notice(N_("milliseconds between 10 and 10000")))
     leds = reader.pins("leds", leds_table) if leds_on else ()
     serial = reader.serial()
     keys = reader.keyboard(buttons)
@@ -252,7 +261,8 @@ def parse_text(text: str, port_exists: Callable[[str], bool] = os.path.exists) -
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return LoadedConfig(HardwareConfig(), (f"config: not valid TOML ({error}); using hardware defaults",))
+        problem = Notice(N_("not valid TOML ({error}); using hardware defaults"), {"error": str(error)})
+        return LoadedConfig(HardwareConfig(), (keyed("config", problem),))
     return parse_config(data, port_exists)
 
 
@@ -261,12 +271,14 @@ def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return LoadedConfig(HardwareConfig(), (f"config: cannot read {os.fspath(path)!r} ({error}); using hardware defaults",))
+        problem = Notice(N_("cannot read {path} ({error}); using hardware defaults"),
+                         {"path": repr(os.fspath(path)), "error": str(error)})
+        return LoadedConfig(HardwareConfig(), (keyed("config", problem),))
     return parse_text(text)
 
 
 def require_valid(loaded: LoadedConfig) -> HardwareConfig:
     """The config, or ConfigError listing every warning (for tools that want strictness)."""
     if loaded.warnings:
-        raise ConfigError("; ".join(loaded.warnings))
+        raise ConfigError("; ".join(map(str, loaded.warnings)), loaded.warnings)
     return loaded.config

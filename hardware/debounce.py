@@ -12,13 +12,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 
+from .errors import InvalidValue
+
 
 class Debouncer:
     """Decides, per input, which raw press edges are real presses."""
 
     def __init__(self, window_ns: int) -> None:
         if window_ns < 0:
-            raise ValueError("debounce window must not be negative")
+            raise InvalidValue("debounce window must not be negative")
         self.window_ns = window_ns
         self._last_edge: dict[Hashable, int] = {}
         self._down: dict[Hashable, bool] = {}

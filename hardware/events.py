@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .errors import InvalidValue
+
 Clock = Callable[[], int]
 """A callable returning monotonic nanoseconds (``time.monotonic_ns`` by default)."""
 
@@ -70,7 +72,7 @@ class EventQueue:
 
     def __init__(self, clock: Clock = time.monotonic_ns, capacity: int = 4096) -> None:
         if capacity < 1:
-            raise ValueError("capacity must be at least 1")
+            raise InvalidValue("capacity must be at least 1")
         self._clock = clock
         self._capacity = capacity
         self._items: deque[InputEvent] = deque()

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from gpiozero import LED, Factory
 
+from .errors import InvalidValue
 from .events import Button
 from .layout import PinBinding
 from .state import PanelState
@@ -40,7 +41,7 @@ class GpioLeds:
         blink_ms: float = 250,
     ) -> None:
         if blink_ms <= 0:
-            raise ValueError("blink_ms must be positive")
+            raise InvalidValue("blink_ms must be positive")
         self.half_period_ns = int(blink_ms * 1_000_000)
         self.bindings: tuple[PinBinding, ...] = tuple(b for b in bindings if b.player is not None)
         self._devices: dict[tuple[int | None, Button], LED] = {}

@@ -9,6 +9,7 @@ from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory
 
 from .errors import PortUnavailable
+from .notices import N_, Notice
 
 REAL_FACTORIES: tuple[tuple[str, str], ...] = (
     ("lgpio", "gpiozero.pins.lgpio:LGPIOFactory"),
@@ -20,18 +21,23 @@ REAL_FACTORIES: tuple[tuple[str, str], ...] = (
 
 
 def real_pin_factory() -> Factory:
-    """The first real Raspberry Pi pin factory that loads; PortUnavailable off a Pi."""
-    reasons = []
+    """The first real Raspberry Pi pin factory that loads; PortUnavailable off a Pi.
+
+    The error's notice is ``"no Raspberry Pi GPIO here ({reasons})"``, the reasons being each
+    factory's own (English, technical) error.
+    """
+    reasons: list[str] = []
     for name, target in REAL_FACTORIES:
         module_name, class_name = target.split(":")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 module = importlib.import_module(module_name)
-                return getattr(module, class_name)()
+                factory: Factory = getattr(module, class_name)()
+                return factory
         except Exception as error:
             reasons.append(f"{name}: {error}")
-    raise PortUnavailable("no Raspberry Pi GPIO here (" + "; ".join(reasons) + ")")
+    raise PortUnavailable(Notice(N_("no Raspberry Pi GPIO here ({reasons})"), {"reasons": "; ".join(reasons)}))
 
 
 def mock_pin_factory() -> MockFactory:

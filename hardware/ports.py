@@ -2,7 +2,8 @@
 
 :class:`HardwarePorts` wires one :class:`EventQueue` to the GPIO buttons, the
 button LEDs, the serial panel and (with the mock backend) the simulator keys.
-A part that cannot start is left out with a warning; the rest still runs.
+A part that cannot start is left out with a warning (a :class:`~hardware.notices.Notice`);
+the rest still runs.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .errors import ConfigError, PortUnavailable
 from .events import Clock, EventQueue, InputEvent
 from .keyboard import MockKeyDriver
 from .leds import GpioLeds
+from .notices import N_, Notice, keyed
 from .pinfactory import mock_pin_factory, real_pin_factory
 from .serial_panel import PanelStatus, Port, SerialPanel, url_opener
 from .state import PanelState
@@ -38,7 +40,7 @@ class HardwarePorts:
         leds: GpioLeds | None,
         panel: SerialPanel | None,
         keys: MockKeyDriver | None,
-        warnings: list[str],
+        warnings: list[Notice],
     ) -> None:
         self.queue = queue
         self.backend = backend
@@ -67,7 +69,7 @@ class HardwarePorts:
         cannot start raises (PortUnavailable / ConfigError) instead of becoming
         a warning. ``pin_factory`` and ``serial_opener`` override the real ones.
         """
-        warnings: list[str] = []
+        warnings: list[Notice] = []
         queue = EventQueue(clock)
         chosen = backend or config.backend
         if chosen not in ("auto", "gpio", "mock"):
@@ -84,7 +86,9 @@ class HardwarePorts:
                     if strict and chosen == "gpio":
                         raise
                     if chosen == "gpio":
-                        warnings.append(f"hardware.backend: {error}; GPIO buttons and LEDs are off")
+                        reason: object = error.notices[0] if error.notices else str(error)
+                        off = Notice(N_("{error}; GPIO buttons and LEDs are off"), {"error": reason})
+                        warnings.append(keyed("hardware.backend", off))
                     else:
                         factory, chosen = mock_pin_factory(), "mock"
         elif chosen == "auto":
@@ -96,15 +100,17 @@ class HardwarePorts:
             try:
                 buttons = GpioButtons(config.buttons, queue, factory, config.debounce_ms)
             except GPIOZeroError as error:
+                off = keyed("buttons", Notice(N_("cannot use the pins ({error}); GPIO buttons are off"), {"error": str(error)}))
                 if strict:
-                    raise PortUnavailable(f"buttons: {error}") from error
-                warnings.append(f"buttons: cannot use the pins ({error}); GPIO buttons are off")
+                    raise PortUnavailable(f"buttons: {error}", [off]) from error
+                warnings.append(off)
             try:
                 leds = GpioLeds(config.leds, factory, config.blink_ms)
             except GPIOZeroError as error:
+                off = keyed("leds", Notice(N_("cannot use the pins ({error}); LEDs are off"), {"error": str(error)}))
                 if strict:
-                    raise PortUnavailable(f"leds: {error}") from error
-                warnings.append(f"leds: cannot use the pins ({error}); LEDs are off")
+                    raise PortUnavailable(f"leds: {error}", [off]) from error
+                warnings.append(off)
             if buttons is not None and isinstance(factory, MockFactory):
                 keys = MockKeyDriver(config.keys, buttons, factory)
 

@@ -9,6 +9,7 @@ at each new pty.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
@@ -16,7 +17,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import ProtocolError
+from .errors import PortUnavailable, ProtocolError
 from .protocol import PROTOCOL_VERSION, Hello, decode, encode
 
 
@@ -100,7 +101,7 @@ class PtyBoard:
     def send(self, data: bytes) -> None:
         """Write raw bytes towards the kiosk (all of them)."""
         if self._master is None:
-            raise OSError("board is unplugged")
+            raise PortUnavailable("board is unplugged")
         view = memoryview(data)
         while view:
             _, ready, _ = select.select([], [self._master], [], 5)
@@ -155,7 +156,5 @@ class PtyBoard:
             except ProtocolError:
                 return
             if isinstance(message, Hello):
-                try:
+                with contextlib.suppress(OSError):
                     self.send(encode(Hello(self.version, self.name)))
-                except OSError:
-                    pass

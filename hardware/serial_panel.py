@@ -11,6 +11,7 @@ thread only calls :meth:`SerialPanel.show` and reads :attr:`SerialPanel.status`.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import threading
 import time
@@ -24,6 +25,7 @@ from .backoff import Backoff
 from .errors import ProtocolError
 from .events import EventQueue
 from .lines import LineSplitter
+from .notices import N_, Notice
 from .protocol import (
     PROTOCOL_VERSION,
     ButtonPress,
@@ -45,6 +47,19 @@ class PanelStatus(enum.Enum):
     HANDSHAKING = "handshaking"
     CONNECTED = "connected"
     INCOMPATIBLE = "incompatible"
+
+    @property
+    def notice(self) -> Notice:
+        """The state as a message for the screen (``str()``: the value, e.g. ``"connected"``)."""
+        return _STATUS_NOTICES[self]
+
+
+_STATUS_NOTICES: dict[PanelStatus, Notice] = {
+    PanelStatus.DISCONNECTED: Notice(N_("disconnected")),
+    PanelStatus.HANDSHAKING: Notice(N_("handshaking")),
+    PanelStatus.CONNECTED: Notice(N_("connected")),
+    PanelStatus.INCOMPATIBLE: Notice(N_("incompatible")),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +111,10 @@ def url_opener(
 
     def open_port() -> Port:
         target = url() if callable(url) else url
-        return serial.serial_for_url(
+        port: Port = serial.serial_for_url(
             target, baudrate=baudrate, timeout=read_timeout, write_timeout=write_timeout
         )
+        return port
 
     return open_port
 
@@ -265,10 +281,8 @@ class SerialPanel:
     def _drop_port(self) -> None:
         port, self._port = self._port, None
         if port is not None:
-            try:
+            with contextlib.suppress(*PORT_ERRORS):
                 port.close()
-            except PORT_ERRORS:
-                pass
 
     def _write(self, lines: list[bytes]) -> None:
         assert self._port is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from .errors import InvalidValue
 from .events import GAME_BUTTONS, Button
 
 
@@ -39,7 +40,7 @@ class PlayerPanel:
 
     def __post_init__(self) -> None:
         if not self.active <= frozenset(GAME_BUTTONS):
-            raise ValueError("only ACCEPT, RAISE and DECLINE can be active on a player panel")
+            raise InvalidValue("only ACCEPT, RAISE and DECLINE can be active on a player panel")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +61,11 @@ class PanelState:
 
     def __post_init__(self) -> None:
         if len(self.players) != 2:
-            raise ValueError("a panel state has exactly two players")
+            raise InvalidValue("a panel state has exactly two players")
         for name in ("turn", "bidder"):
             value = getattr(self, name)
             if value not in (None, 0, 1):
-                raise ValueError(f"{name} must be 0, 1 or None, not {value!r}")
+                raise InvalidValue(f"{name} must be 0, 1 or None, not {value!r}")
 
     def player(self, seat: int) -> PlayerPanel:
         """The panel of seat 0 or 1."""

@@ -59,15 +59,15 @@ def draw(width: int = 1000, height: int = 600) -> pygame.Surface:
         row, col = (pin - 1) // 2, (pin - 1) % 2
         x = header.x + 16 + col * 28
         y = top + row * row_h + 2
-        gpio = int(name[4:]) if name.startswith("GPIO") else None
+        number = int(name[4:]) if name.startswith("GPIO") else None
         colour, text_colour, f = (235, 235, 235), (160, 160, 160), font
         label = f"{name} ({pin})" if col == 0 else f"({pin}) {name}"
         if name == "GND":
             colour, text_colour = (80, 80, 80), (20, 20, 20)
         elif name in ("3V3", "5V"):
             colour = (230, 200, 60)
-        elif gpio in used:
-            player, what = used[gpio]
+        elif number is not None and number in used:
+            player, what = used[number]
             colour = text_colour = PLAYER_COLOURS[player]
             f = bold
             label = f"{what}  {label}" if col == 0 else f"{label}  {what}"

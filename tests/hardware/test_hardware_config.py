@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hardware_support import hardware_msgids
 
-from hardware.config import HardwareConfig, load_config, parse_text, port_problem, require_valid
+from hardware.config import BACKENDS, HardwareConfig, load_config, parse_text, port_problem, require_valid
 from hardware.errors import ConfigError
 from hardware.events import Button
 from hardware.layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS, PinBinding
+from hardware.notices import Notice
 
 SAMPLE = """
 [kiosk]
@@ -69,39 +71,142 @@ def test_full_sample_is_read() -> None:
     assert require_valid(loaded) is config
 
 
-@pytest.mark.parametrize(
-    ("text", "key"),
-    [
-        ("[buttons]\nplayer0 = {accept = 6}", "buttons.player0.raise"),  # 6 is also the default raise
-        ("[buttons]\nplayer1 = {accept = 5}", "buttons.player1.accept"),
-        ("[leds]\nplayer0 = {accept = 5}", "leds.player0.accept"),  # a button pin
-        ("[buttons]\nplayer0 = {accept = 'five'}", "buttons.player0.accept"),
-        ("[buttons]\nplayer0 = {accept = 40}", "buttons.player0.accept"),
-        ("[buttons]\nplayer0 = {accept = true}", "buttons.player0.accept"),
-        ("[buttons]\nplayer0 = {jump = 4}", "buttons.player0.jump"),
-        ("[buttons]\nplayer2 = {accept = 4}", "buttons.player2"),
-        ("[buttons]\nplayer0 = 5", "buttons.player0"),
-        ("[buttons]\ndebounce_ms = 'fast'", "buttons.debounce_ms"),
-        ("[leds]\nblink_ms = 0", "leds.blink_ms"),
-        ("[leds]\nenabled = 'yes'", "leds.enabled"),
-        ("[hardware]\nbackend = 'arduino'", "hardware.backend"),
-        ("[hardware]\ncolour = 1", "hardware.colour"),
-        ("hardware = 3", "hardware"),
-        ("[serial]\nenabled = true\nurl = '/dev/does-not-exist'", "serial.url"),
-        ("[serial]\nenabled = true", "serial.url"),
-        ("[serial]\nenabled = true\nurl = 'warp://x'", "serial.url"),
-        ("[serial]\nbaudrate = -1", "serial.baudrate"),
-        ("[serial]\nbaud = 9600", "serial.baud"),
-        ("[keyboard]\nplayer0 = {accept = 's'}", "keyboard.player0.raise"),
-        ("[keyboard]\nplayer0 = {accept = 7}", "keyboard.player0.accept"),
-    ],
-)
-def test_a_wrong_value_names_its_key_and_the_rest_still_loads(text: str, key: str) -> None:
+TRUE_OR_FALSE = Notice("true or false")
+
+# (config text, key, message template, message params, the English sentence as it has always read)
+WRONG_VALUES: list[tuple[str, str, str, dict[str, object], str]] = [
+    ("[buttons]\nplayer0 = {accept = 6}", "buttons.player0.raise",  # 6 is also the default raise
+     "pin {pin} is already used by {other}; not wired", {"pin": 6, "other": "buttons.player0.accept"},
+     "buttons.player0.raise: pin 6 is already used by buttons.player0.accept; not wired"),
+    ("[buttons]\nplayer1 = {accept = 5}", "buttons.player1.accept",
+     "pin {pin} is already used by {other}; not wired", {"pin": 5, "other": "buttons.player0.accept"},
+     "buttons.player1.accept: pin 5 is already used by buttons.player0.accept; not wired"),
+    ("[leds]\nplayer0 = {accept = 5}", "leds.player0.accept",  # a button pin
+     "pin {pin} is already used by {other}; not wired", {"pin": 5, "other": "buttons.player0.accept"},
+     "leds.player0.accept: pin 5 is already used by buttons.player0.accept; not wired"),
+    ("[buttons]\nplayer0 = {accept = 'five'}", "buttons.player0.accept",
+     "expected a BCM pin number {low}-{high} or false, got {value}; not wired", {"low": 2, "high": 27, "value": "'five'"},
+     "buttons.player0.accept: expected a BCM pin number 2-27 or false, got 'five'; not wired"),
+    ("[buttons]\nplayer0 = {accept = 40}", "buttons.player0.accept",
+     "expected a BCM pin number {low}-{high} or false, got {value}; not wired", {"low": 2, "high": 27, "value": "40"},
+     "buttons.player0.accept: expected a BCM pin number 2-27 or false, got 40; not wired"),
+    ("[buttons]\nplayer0 = {accept = true}", "buttons.player0.accept",
+     "expected a BCM pin number {low}-{high} or false, got {value}; not wired", {"low": 2, "high": 27, "value": "True"},
+     "buttons.player0.accept: expected a BCM pin number 2-27 or false, got True; not wired"),
+    ("[buttons]\nkiosk = {help = 3.5}", "buttons.kiosk.help",
+     "expected a BCM pin number {low}-{high} or false, got {value}; not wired", {"low": 2, "high": 27, "value": "3.5"},
+     "buttons.kiosk.help: expected a BCM pin number 2-27 or false, got 3.5; not wired"),
+    ("[buttons]\nplayer0 = {jump = 4}", "buttons.player0.jump",
+     "unknown button (known: {known})", {"known": "accept, raise, decline"},
+     "buttons.player0.jump: unknown button (known: accept, raise, decline)"),
+    ("[buttons]\nplayer2 = {accept = 4}", "buttons.player2",
+     "unknown key (known: {known})", {"known": "debounce_ms, kiosk, player0, player1"},
+     "buttons.player2: unknown key (known: debounce_ms, kiosk, player0, player1)"),
+    ("[buttons]\nplayer0 = 5", "buttons.player0",
+     "must be a table, not {type}; using defaults", {"type": "int"},
+     "buttons.player0: must be a table, not int; using defaults"),
+    ("[buttons]\ndebounce_ms = 'fast'", "buttons.debounce_ms",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("milliseconds between 0 and 1000"), "value": "'fast'", "default": "30"},
+     "buttons.debounce_ms: expected milliseconds between 0 and 1000, got 'fast'; using 30"),
+    ("[leds]\nblink_ms = 0", "leds.blink_ms",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("milliseconds between 10 and 10000"), "value": "0", "default": "250"},
+     "leds.blink_ms: expected milliseconds between 10 and 10000, got 0; using 250"),
+    ("[leds]\nenabled = 'yes'", "leds.enabled",
+     "expected {expected}, got {value}; using {default}", {"expected": TRUE_OR_FALSE, "value": "'yes'", "default": "True"},
+     "leds.enabled: expected true or false, got 'yes'; using True"),
+    ("[hardware]\nbackend = 'arduino'", "hardware.backend",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("one of auto, gpio, mock"), "value": "'arduino'", "default": "'auto'"},
+     "hardware.backend: expected one of auto, gpio, mock, got 'arduino'; using 'auto'"),
+    ("[hardware]\ncolour = 1", "hardware.colour",
+     "unknown key (known: {known})", {"known": "backend"},
+     "hardware.colour: unknown key (known: backend)"),
+    ("hardware = 3", "hardware",
+     "must be a table, not {type}; using defaults", {"type": "int"},
+     "hardware: must be a table, not int; using defaults"),
+    ("[serial]\nenabled = true\nurl = '/dev/does-not-exist'", "serial.url",
+     "port {port} does not exist (yet); the panel will keep trying to open it", {"port": "'/dev/does-not-exist'"},
+     "serial.url: port '/dev/does-not-exist' does not exist (yet); the panel will keep trying to open it"),
+    ("[serial]\nenabled = true", "serial.url",
+     "missing, so the serial panel is off", {},
+     "serial.url: missing, so the serial panel is off"),
+    ("[serial]\nenabled = true\nurl = 'warp://x'", "serial.url",
+     "pyserial has no {scheme} URL handler, so the serial panel is off", {"scheme": "'warp'"},
+     "serial.url: pyserial has no 'warp' URL handler, so the serial panel is off"),
+    ("[serial]\nurl = ''", "serial.url",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("a device path or pyserial URL"), "value": "''", "default": "None"},
+     "serial.url: expected a device path or pyserial URL, got ''; using None"),
+    ("[serial]\nbaudrate = -1", "serial.baudrate",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("a positive integer"), "value": "-1", "default": "115200"},
+     "serial.baudrate: expected a positive integer, got -1; using 115200"),
+    ("[serial]\nchecksum = 1", "serial.checksum",
+     "expected {expected}, got {value}; using {default}", {"expected": TRUE_OR_FALSE, "value": "1", "default": "False"},
+     "serial.checksum: expected true or false, got 1; using False"),
+    ("[serial]\nenabled = 'on'", "serial.enabled",
+     "expected {expected}, got {value}; using {default}", {"expected": TRUE_OR_FALSE, "value": "'on'", "default": "False"},
+     "serial.enabled: expected true or false, got 'on'; using False"),
+    ("[serial]\nreconnect_max_s = 601", "serial.reconnect_max_s",
+     "expected {expected}, got {value}; using {default}",
+     {"expected": Notice("seconds between 0 and 600"), "value": "601", "default": "5.0"},
+     "serial.reconnect_max_s: expected seconds between 0 and 600, got 601; using 5.0"),
+    ("[serial]\nbaud = 9600", "serial.baud",
+     "unknown key (known: {known})", {"known": "baudrate, checksum, enabled, reconnect_max_s, url"},
+     "serial.baud: unknown key (known: baudrate, checksum, enabled, reconnect_max_s, url)"),
+    ("[keyboard]\nplayer0 = {accept = 's'}", "keyboard.player0.raise",
+     "key {key} is already used by {other}; no key", {"key": "'s'", "other": "keyboard.player0.accept"},
+     "keyboard.player0.raise: key 's' is already used by keyboard.player0.accept; no key"),
+    ("[keyboard]\nplayer0 = {accept = 7}", "keyboard.player0.accept",
+     "expected a key name such as 'a', got {value}; no key", {"value": "7"},
+     "keyboard.player0.accept: expected a key name such as 'a', got 7; no key"),
+    ("[keyboard]\nplayer0 = {jump = 'x'}", "keyboard.player0.jump",
+     "unknown button (known: {known})", {"known": "accept, raise, decline"},
+     "keyboard.player0.jump: unknown button (known: accept, raise, decline)"),
+    ("[buttons]\nplayer0 = {accept = false}\n[keyboard]\nplayer0 = {accept = 'x'}", "keyboard.player0.accept",
+     "its button has no pin, so the key has nothing to press", {},
+     "keyboard.player0.accept: its button has no pin, so the key has nothing to press"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "msgid", "params", "sentence"), WRONG_VALUES,
+                         ids=[case[1] + ":" + case[2][:24] for case in WRONG_VALUES])
+def test_a_wrong_value_is_one_notice_naming_its_key_and_the_rest_still_loads(
+    text: str, key: str, msgid: str, params: dict[str, object], sentence: str
+) -> None:
     loaded = parse_text(text, port_exists=never_exists)
-    assert any(w.startswith(key + ":") for w in loaded.warnings), loaded.warnings
+    (warning,) = loaded.warnings
+    assert (warning.msgid, warning.key, warning.line) == ("{key}: {message}", key, None)
+    assert warning.message == Notice(msgid, params)
+    assert dict(warning.params) == {"key": key, "message": Notice(msgid, params)}
+    assert {warning.msgid, msgid} <= hardware_msgids()
+    assert str(warning) == sentence
     assert len(loaded.config.buttons) >= 5  # the other inputs still work
-    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")) as raised:
         require_valid(loaded)
+    assert str(raised.value) == sentence and raised.value.notices == (warning,)
+
+
+def test_every_wrong_value_of_one_file_is_reported_in_order() -> None:
+    loaded = parse_text("[serial]\nchecksum = 1\nbaud = 2\n[leds]\nblink_ms = 0\n")
+    assert [str(w) for w in loaded.warnings] == [
+        "leds.blink_ms: expected milliseconds between 10 and 10000, got 0; using 250",
+        "serial.baud: unknown key (known: baudrate, checksum, enabled, reconnect_max_s, url)",
+        "serial.checksum: expected true or false, got 1; using False",
+    ]
+    with pytest.raises(ConfigError) as raised:
+        require_valid(loaded)
+    assert raised.value.notices == loaded.warnings
+    assert str(raised.value) == "; ".join(str(w) for w in loaded.warnings)
+
+
+def test_the_backend_phrase_lists_the_backends() -> None:
+    loaded = parse_text("[hardware]\nbackend = 'x'")
+    (warning,) = loaded.warnings
+    assert warning.message is not None
+    assert str(warning.message.params["expected"]) == "one of " + ", ".join(BACKENDS)
 
 
 def test_pin_used_twice_keeps_the_first_use() -> None:
@@ -109,7 +214,9 @@ def test_pin_used_twice_keeps_the_first_use() -> None:
     pins = {b.key: b.pin for b in loaded.config.buttons}
     assert pins[(0, Button.ACCEPT)] == 5
     assert (1, Button.ACCEPT) not in pins
-    assert "already used by buttons.player0.accept" in loaded.warnings[0]
+    (warning,) = loaded.warnings
+    assert warning.message == Notice("pin {pin} is already used by {other}; not wired",
+                                     {"pin": 5, "other": "buttons.player0.accept"})
 
 
 def test_scalar_falls_back_to_default() -> None:
@@ -125,6 +232,11 @@ def test_missing_device_keeps_trying_but_bad_scheme_turns_serial_off() -> None:
     assert not bad.config.serial.enabled
     assert port_problem("socket://localhost:7000") is None
     assert port_problem("loop://") is None
+    assert port_problem("/dev/ttyNOPE", never_exists) == (
+        False, Notice("port {port} does not exist (yet); the panel will keep trying to open it", {"port": "'/dev/ttyNOPE'"}))
+    assert port_problem("/dev/ttyHERE", lambda path: True) is None
+    assert port_problem("no such://x") == (
+        True, Notice("pyserial has no {scheme} URL handler, so the serial panel is off", {"scheme": "'no such'"}))
 
 
 def test_leds_can_be_switched_off() -> None:
@@ -133,9 +245,29 @@ def test_leds_can_be_switched_off() -> None:
 
 def test_bad_toml_and_missing_file_give_defaults(tmp_path: Path) -> None:
     bad = parse_text("[buttons\n")
-    assert bad.config == HardwareConfig() and "not valid TOML" in bad.warnings[0]
-    missing = load_config(tmp_path / "nope.toml")
-    assert missing.config == HardwareConfig() and "cannot read" in missing.warnings[0]
+    assert bad.config == HardwareConfig()
+    (warning,) = bad.warnings
+    error = "Expected ']' at the end of a table declaration (at line 1, column 9)"
+    assert (warning.msgid, warning.key, warning.line) == ("{key}: {message}", "config", None)
+    assert warning.message == Notice("not valid TOML ({error}); using hardware defaults", {"error": error})
+    assert str(warning) == f"config: not valid TOML ({error}); using hardware defaults"
+
+    path = tmp_path / "nope.toml"
+    missing = load_config(path)
+    assert missing.config == HardwareConfig()
+    (warning,) = missing.warnings
+    error = f"[Errno 2] No such file or directory: {str(path)!r}"
+    assert (warning.msgid, warning.key, warning.line) == ("{key}: {message}", "config", None)
+    assert warning.message == Notice("cannot read {path} ({error}); using hardware defaults",
+                                     {"path": repr(str(path)), "error": error})
+    assert str(warning) == f"config: cannot read {str(path)!r} ({error}); using hardware defaults"
+
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    (warning,) = load_config(binary).warnings
+    assert warning.message is not None and warning.message.msgid == "cannot read {path} ({error}); using hardware defaults"
+    assert warning.message.params["error"] == "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+
     good = tmp_path / "kiosk.toml"
     good.write_text(SAMPLE, encoding="utf-8")
     assert load_config(good).config.backend == "mock"

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import pytest
 import serial
-from hardware_support import FakeClock
+from gpiozero import Factory
 
 from hardware import ConfigError, HardwarePorts, PortUnavailable, parse_text
 from hardware.config import HardwareConfig
 from hardware.events import Button
 from hardware.layout import DEFAULT_BUTTON_PINS
+from hardware.notices import Notice
+from hardware.pinfactory import real_pin_factory
 from hardware.serial_panel import PanelStatus
 from hardware.state import PanelState, PlayerPanel
+from kiosk.timesource import FakeClock
+
+
+def real_gpio() -> Factory | PortUnavailable:
+    """The real pin factory on a Pi, or the error saying why there is none."""
+    try:
+        return real_pin_factory()
+    except PortUnavailable as error:
+        return error
 
 
 def test_mock_backend_builds_everything() -> None:
@@ -25,23 +36,37 @@ def test_mock_backend_builds_everything() -> None:
         assert (event.player, event.button, event.arrival_ns) == (1, Button.ACCEPT, clock())
 
 
-def test_auto_falls_back_to_mock_off_a_pi() -> None:
+def test_auto_takes_the_real_pins_on_a_pi_and_mock_pins_elsewhere() -> None:
+    real = real_gpio()
+    if not isinstance(real, PortUnavailable):
+        real.close()
     with HardwarePorts.build(HardwareConfig(), backend="auto") as ports:
-        assert ports.backend in ("mock", "gpio")
-        if ports.backend == "mock":
-            assert ports.keys is not None
+        assert ports.warnings == []
+        if isinstance(real, PortUnavailable):
+            assert ports.backend == "mock" and ports.keys is not None
+        else:
+            assert ports.backend == "gpio" and ports.keys is None
 
 
 def test_gpio_off_a_pi_is_a_warning_not_a_crash() -> None:
-    try:
-        ports = HardwarePorts.build(HardwareConfig(), backend="gpio", strict=True)
-    except PortUnavailable as error:
-        assert isinstance(error, OSError)
-        lenient = HardwarePorts.build(HardwareConfig(), backend="gpio")
-        assert lenient.buttons is None and lenient.warnings[0].startswith("hardware.backend:")
-        lenient.close()
-    else:  # on a Pi
-        ports.close()
+    real = real_gpio()
+    if not isinstance(real, PortUnavailable):
+        real.close()
+        pytest.skip("this machine has real GPIO")
+    (reason,) = real.notices
+    assert reason.msgid == "no Raspberry Pi GPIO here ({reasons})"
+    assert str(reason) == f"no Raspberry Pi GPIO here ({reason.params['reasons']})" == str(real)
+    assert str(reason.params["reasons"]).startswith("lgpio: ")
+    with pytest.raises(PortUnavailable) as raised:
+        HardwarePorts.build(HardwareConfig(), backend="gpio", strict=True)
+    assert raised.value.notices == (reason,)
+    with HardwarePorts.build(HardwareConfig(), backend="gpio") as lenient:
+        assert lenient.buttons is None and lenient.leds is None and lenient.keys is None
+        (warning,) = lenient.warnings
+        off = Notice("{error}; GPIO buttons and LEDs are off", {"error": reason})
+        assert (warning.msgid, warning.key, warning.line) == ("{key}: {message}", "hardware.backend", None)
+        assert dict(warning.params) == {"key": "hardware.backend", "message": off}
+        assert str(warning) == f"hardware.backend: {real}; GPIO buttons and LEDs are off"
 
 
 def test_unknown_backend_is_a_config_error() -> None:
@@ -49,15 +74,25 @@ def test_unknown_backend_is_a_config_error() -> None:
         HardwarePorts.build(HardwareConfig(), backend="arduino")
 
 
-def test_busy_pin_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_busy_pin_is_a_warning() -> None:
     first = HardwarePorts.build(HardwareConfig(), backend="mock")
     try:
         second = HardwarePorts.build(HardwareConfig(), pin_factory=first.pin_factory)
         assert second.buttons is None and second.leds is None
-        assert [w.split(":")[0] for w in second.warnings] == ["buttons", "leds"]
+        buttons, leds = second.warnings
+        assert buttons.message is not None and leds.message is not None
+        busy_button, busy_led = str(buttons.message.params["error"]), str(leds.message.params["error"])
+        assert busy_button.startswith("pin GPIO5 is already in use by <gpiozero.Button object on pin GPIO5")  # gpiozero's words
+        assert busy_led.startswith("pin GPIO23 is already in use by <gpiozero.LED object on pin GPIO23")
+        assert (buttons.key, buttons.line, leds.key, leds.line) == ("buttons", None, "leds", None)
+        assert buttons.message == Notice("cannot use the pins ({error}); GPIO buttons are off", {"error": busy_button})
+        assert leds.message == Notice("cannot use the pins ({error}); LEDs are off", {"error": busy_led})
+        assert str(buttons) == f"buttons: cannot use the pins ({busy_button}); GPIO buttons are off"
+        assert str(leds) == f"leds: cannot use the pins ({busy_led}); LEDs are off"
         second.close()
-        with pytest.raises(PortUnavailable):
+        with pytest.raises(PortUnavailable) as raised:
             HardwarePorts.build(HardwareConfig(), pin_factory=first.pin_factory, strict=True)
+        assert str(raised.value) == f"buttons: {busy_button}" and raised.value.notices == (buttons,)
     finally:
         first.close()
 

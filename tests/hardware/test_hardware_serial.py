@@ -9,6 +9,7 @@ bare OSError while ``is_open`` stays true, as pyserial does on a USB unplug.
 from __future__ import annotations
 
 import errno
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -17,7 +18,6 @@ from typing import Any
 
 import pytest
 import serial
-from hardware_support import FakeClock
 
 from hardware.backoff import Backoff
 from hardware.events import Button, EventQueue
@@ -25,6 +25,7 @@ from hardware.protocol import checksum, decode
 from hardware.ptyboard import PtyBoard
 from hardware.serial_panel import PanelStatus, Port, SerialPanel, url_opener
 from hardware.state import PanelState, Phase, PlayerPanel
+from kiosk.timesource import FakeClock
 
 WAIT = 5.0
 STATE = PanelState(
@@ -90,7 +91,7 @@ def test_loop_handshake(looped: tuple[SerialPanel, serial.SerialBase]) -> None:
 def test_loop_every_button_line_becomes_an_event(
     looped: tuple[SerialPanel, serial.SerialBase], queue: EventQueue, clock: FakeClock
 ) -> None:
-    panel, port = looped
+    _, port = looped
     lines = [f"BTN {p} {b.value}" for p in (0, 1) for b in (Button.ACCEPT, Button.RAISE, Button.DECLINE)]
     lines += ["BTN - START_CONTINUE", "BTN - REVEAL", "BTN - HELP"]
     port.write("".join(line + "\n" for line in lines).encode())
@@ -182,7 +183,14 @@ def test_bare_oserror_unplug_drops_writes_with_a_count_and_resends_everything(qu
         ports.append(FlakyPort(unplugged))
         return ports[-1]
 
-    panel = fast_panel(opener, queue)
+    errors_before_each_retry: list[str] = []
+    pause = threading.Event()  # never set: each back-off delay passes in full
+
+    def wait(seconds: float) -> None:
+        errors_before_each_retry.append(panel.stats.last_error)
+        pause.wait(seconds)
+
+    panel = fast_panel(opener, queue, wait=wait)
     try:
         assert panel.wait_until(connected, WAIT)
         panel.show(PanelState(turn=1))
@@ -199,7 +207,11 @@ def test_bare_oserror_unplug_drops_writes_with_a_count_and_resends_everything(qu
         assert panel.wait_until(lambda p: connected(p) and p.stats.lines_out >= 20, WAIT)
         stats = panel.stats
         assert (stats.disconnects, stats.connects) == (1, 2)
-        assert "OSError" in stats.last_error or "SerialException" in stats.last_error
+        # the read's bare OSError was the disconnect; then every reopen was refused until the replug
+        refused = "SerialException: could not open port: No such file or directory"
+        assert errors_before_each_retry[0] == "OSError: [Errno 5] Input/output error"
+        assert errors_before_each_retry[1:] == [refused] * stats.open_failures
+        assert stats.last_error == refused
         resent = b"".join(ports[-1].written).split(b"\n")
         assert set(resent) >= FULL_STATE_LINES
     finally:
@@ -303,7 +315,8 @@ def test_pty_unplug_and_replug_at_the_same_path(board: PtyBoard, pty_panel: Seri
     board.plug()  # a new pty, behind the same path
     assert pty_panel.wait_until(connected, WAIT)
     assert board.wait_for(lambda lines: set(lines) >= FULL_STATE_LINES, WAIT)
-    assert board.device is not None and first_device is not None
+    assert first_device is not None and board.device is not None and board.link is not None
+    assert os.readlink(board.link) == board.device  # the kiosk's one path leads to the new pty
     board.send(b"BTN 1 DECLINE\n")
     assert queue.wait(1, WAIT)
     assert queue.drain()[0].button is Button.DECLINE
@@ -402,6 +415,6 @@ def test_an_unexpected_error_does_not_end_the_worker(queue: EventQueue) -> None:
     panel = fast_panel(BrokenOnce, queue)
     try:
         assert panel.wait_until(connected, WAIT)
-        assert panel.stats.disconnects == 1 and "driver bug" in panel.stats.last_error
+        assert panel.stats.disconnects == 1 and panel.stats.last_error == "RuntimeError: driver bug"
     finally:
         panel.close()

@@ -19,7 +19,7 @@ def test_header_map_is_the_40_pin_raspberry_pi_header() -> None:
 
 def test_every_default_pin_is_marked_in_its_players_colour() -> None:
     picture = draw()
-    width, height = picture.get_size()
+    width, _ = picture.get_size()
     colours = {tuple(picture.get_at((x, y)))[:3] for x in range(width // 2 - 30, width // 2 + 30) for y in range(60, 520)}
     assert set(PLAYER_COLOURS) <= colours
     pins = [g for t in (*DEFAULT_BUTTON_PINS.values(), *DEFAULT_LED_PINS.values()) for g in t.values()]

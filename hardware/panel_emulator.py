@@ -21,7 +21,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from .errors import ProtocolError
+from .errors import InvalidValue, ProtocolError
 from .events import Button
 from .protocol import (
     PROTOCOL_VERSION,
@@ -43,7 +43,7 @@ KIOSK_KEYS = {"s": Button.START_CONTINUE, "v": Button.REVEAL, "h": Button.HELP}
 
 
 def command_lines(text: str) -> list[bytes]:
-    """The protocol lines for one typed line of commands; ValueError names a bad command."""
+    """The protocol lines for one typed line of commands; InvalidValue (a ValueError) names a bad command."""
     stripped = text.strip()
     if stripped.startswith("raw "):
         return [stripped[4:].encode("ascii", "replace") + b"\n"]
@@ -54,7 +54,7 @@ def command_lines(text: str) -> list[bytes]:
         elif word in KIOSK_KEYS:
             out.append(encode(ButtonPress(None, KIOSK_KEYS[word])))
         else:
-            raise ValueError(f"unknown command {word!r} (try 0a, 1r, s, h, raw ..., q)")
+            raise InvalidValue(f"unknown command {word!r} (try 0a, 1r, s, h, raw ..., q)")
     return out
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hardware.buttons import GpioButtons
 from hardware.debounce import Debouncer
+from hardware.errors import InvalidValue
 from hardware.events import Button, EventQueue
 from hardware.layout import DEFAULT_BUTTON_PINS, PinBinding, default_bindings
 from kiosk.timesource import FakeClock
@@ -168,5 +169,5 @@ def test_debouncer_never_emits_two_presses_closer_than_window(gaps: list[int]) -
 
 
 def test_debouncer_rejects_negative_window() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidValue, match="must not be negative"):
         Debouncer(-1)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hardware.backoff import Backoff
+from hardware.errors import InvalidValue
 from hardware.events import Button, EventQueue
 from hardware.panel_emulator import Display, command_lines
 from hardware.serial_panel import PanelStatus, SerialPanel, url_opener
@@ -24,7 +25,7 @@ def test_commands() -> None:
     assert command_lines("s v h") == [b"BTN - START_CONTINUE\n", b"BTN - REVEAL\n", b"BTN - HELP\n"]
     assert command_lines("raw HELLO there") == [b"HELLO there\n"]
     assert command_lines("") == []
-    with pytest.raises(ValueError, match="2a"):
+    with pytest.raises(InvalidValue, match="unknown command '2a'"):
         command_lines("2a")
 
 

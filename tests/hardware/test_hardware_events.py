@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from hardware_support import MS
 
+from hardware.errors import InvalidValue
 from hardware.events import GAME_BUTTONS, KIOSK_BUTTONS, Button, EventQueue, InputEvent
 from kiosk.timesource import FakeClock
 
@@ -44,6 +45,11 @@ def test_drain_orders_by_arrival_not_by_insertion() -> None:
     queue.put(late)
     queue.put(early)
     assert queue.drain() == [early, late]
+
+
+def test_a_queue_holds_at_least_one_event() -> None:
+    with pytest.raises(InvalidValue, match="capacity must be at least 1"):
+        EventQueue(FakeClock(), capacity=0)
 
 
 def test_full_queue_refuses_and_counts() -> None:

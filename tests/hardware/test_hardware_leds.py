@@ -8,6 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hardware_support import MS
 
+from hardware.errors import HardwareError, InvalidValue
 from hardware.events import GAME_BUTTONS, Button
 from hardware.layout import DEFAULT_LED_PINS, default_bindings
 from hardware.leds import GpioLeds, lit
@@ -97,10 +98,11 @@ def test_close_switches_off(factory: MockFactory) -> None:
     assert not any(pin_states(factory).values())
 
 
-def test_panel_model_rejects_nonsense() -> None:
-    with pytest.raises(ValueError):
+def test_panel_model_rejects_nonsense(factory: MockFactory) -> None:
+    with pytest.raises(InvalidValue, match="only ACCEPT, RAISE and DECLINE"):
         PlayerPanel(frozenset({Button.HELP}))
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidValue, match="turn must be 0, 1 or None, not 2"):
         PanelState(turn=2)
-    with pytest.raises(ValueError):
-        GpioLeds([], MockFactory(), blink_ms=0)
+    with pytest.raises(InvalidValue, match="blink_ms must be positive"):
+        GpioLeds([], factory, blink_ms=0)
+    assert issubclass(InvalidValue, ValueError) and issubclass(InvalidValue, HardwareError)

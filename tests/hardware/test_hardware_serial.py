@@ -20,6 +20,7 @@ import pytest
 import serial
 
 from hardware.backoff import Backoff
+from hardware.errors import InvalidValue
 from hardware.events import Button, EventQueue
 from hardware.protocol import checksum, decode
 from hardware.ptyboard import PtyBoard
@@ -236,6 +237,16 @@ def test_open_failures_back_off_exponentially(queue: EventQueue) -> None:
         panel.close()
 
 
+def test_backoff_doubles_up_to_its_cap_and_starts_again_after_reset() -> None:
+    backoff = Backoff(0.1, 2.0, 0.5)
+    assert [backoff.next() for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
+    backoff.reset()
+    assert backoff.next() == 0.1
+    for bad in ((0, 2.0, 1.0), (0.1, 0.5, 1.0), (1.0, 2.0, 0.5)):
+        with pytest.raises(InvalidValue):
+            Backoff(*bad)
+
+
 def test_unknown_url_scheme_is_an_open_failure_not_a_crash(queue: EventQueue) -> None:
     panel = fast_panel(url_opener("nosuchscheme://x"), queue)
     try:
@@ -290,7 +301,8 @@ def test_pty_a_megabyte_of_noise(board: PtyBoard, pty_panel: SerialPanel, queue:
     assert [(e.player, e.button) for e in queue.drain()] == [(0, Button.ACCEPT)]
     stats = pty_panel.stats
     assert stats.too_long > 1000 and stats.malformed > 100
-    assert stats.bad_lines == stats.too_long + stats.malformed + stats.unexpected
+    # every complete line is counted once: the board's HELLO, the noise, the press (too-long lines never complete)
+    assert stats.presses == 1 and stats.lines_in == 1 + stats.malformed + stats.unexpected + stats.presses
     assert connected(pty_panel)
 
 

@@ -8,7 +8,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import Malformed
+from .errors import (
+    BAD_DEAL_DATA,
+    BAD_DEAL_SIZES,
+    BAD_DEAL_TILES,
+    BAD_HAND_COUNT,
+    BAD_PERMUTATION,
+    NOT_A_TILE,
+    Malformed,
+)
 from .tiles import ALL_TILES, TILE_INDEX, Tile
 
 HAND_SIZE = 7
@@ -34,26 +42,31 @@ class Deal:
     """The tiles' indices in ALL_TILES: first hand, second hand, boneyard."""
 
     def __post_init__(self) -> None:
-        sizes = (len(self.hands[0]), len(self.hands[1]), len(self.boneyard))
+        hands, boneyard = self.hands, self.boneyard
+        if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != 2:
+            raise Malformed(BAD_HAND_COUNT, count=len(hands) if isinstance(hands, Sequence) else hands)
+        parts = (hands[0], hands[1], boneyard)
+        if not all(isinstance(part, Sequence) and not isinstance(part, str) for part in parts):
+            raise Malformed(BAD_DEAL_DATA)
+        sizes = tuple(map(len, parts))
         if sizes != (HAND_SIZE, HAND_SIZE, BONEYARD_SIZE):
-            raise Malformed(
-                f"a deal needs hands of {HAND_SIZE} and {HAND_SIZE} tiles and a boneyard of "
-                f"{BONEYARD_SIZE}, not {sizes[0]}, {sizes[1]} and {sizes[2]}"
-            )
-        every = {*self.hands[0], *self.hands[1], *self.boneyard}
-        if every != _ALL_TILES_SET:
-            missing = sorted(_ALL_TILES_SET - every)
-            raise Malformed(
-                "a deal must use each of the 28 tiles once; missing: " + ", ".join(map(str, missing))
-            )
-        indices = tuple(TILE_INDEX[t] for t in (*self.hands[0], *self.hands[1], *self.boneyard))
-        object.__setattr__(self, "tile_indices", indices)
+            raise Malformed(BAD_DEAL_SIZES, first=sizes[0], second=sizes[1], boneyard=sizes[2])
+        every = [*parts[0], *parts[1], *parts[2]]
+        for t in every:
+            if not isinstance(t, Tile):
+                raise Malformed(NOT_A_TILE, what="A deal's tile", value=t)
+        if set(every) != _ALL_TILES_SET:
+            missing = sorted(_ALL_TILES_SET - set(every))
+            raise Malformed(BAD_DEAL_TILES, missing=", ".join(map(str, missing)))
+        object.__setattr__(self, "hands", (tuple(parts[0]), tuple(parts[1])))
+        object.__setattr__(self, "boneyard", tuple(parts[2]))
+        object.__setattr__(self, "tile_indices", tuple(TILE_INDEX[t] for t in every))
 
     @classmethod
     def from_indices(cls, order: list[int]) -> Deal:
         """The deal of a permutation of the 28 tile indices (hands first, then the boneyard)."""
         if sorted(order) != list(range(len(ALL_TILES))):
-            raise Malformed("a deal is a permutation of the 28 tile indices")
+            raise Malformed(BAD_PERMUTATION)
         return cls._of_permutation(order)
 
     @classmethod
@@ -71,7 +84,7 @@ class Deal:
     ) -> Deal:
         """A deal from tile names such as ``"1|4"``."""
         if len(hands) != 2:
-            raise Malformed(f"a deal has two hands, not {len(hands)}")
+            raise Malformed(BAD_HAND_COUNT, count=len(hands))
         return cls(
             (tuple(map(Tile.parse, hands[0])), tuple(map(Tile.parse, hands[1]))),
             tuple(map(Tile.parse, boneyard)),
@@ -83,7 +96,7 @@ class Deal:
         if not isinstance(data, dict) or not isinstance(data.get("hands"), list) or not isinstance(
             data.get("boneyard"), list
         ):
-            raise Malformed('a deal is {"hands": [[7 tiles], [7 tiles]], "boneyard": [14 tiles]}')
+            raise Malformed(BAD_DEAL_DATA)
         return cls.from_names(data["hands"], data["boneyard"])
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import IllegalPlay
+from .errors import NO_MATCH, NOT_OPEN_POINT, OPENS_LAYOUT, SAY_WHERE, UNKNOWN_TILE, IllegalPlay, UnknownTile
 from .tiles import (
     ALL_TILES,
     POINT_BIT,
@@ -47,14 +47,21 @@ class Placement(NamedTuple):
 class Layout:
     """The tiles on the table, in the order they were placed."""
 
-    __slots__ = ("_end_count", "_mask", "_open", "_placed", "_sorted", "_spinner")
+    __slots__ = ("_end_count", "_open", "_placed", "_spinner", "open_indices", "open_values_mask")
 
     def __init__(self) -> None:
         self._placed: list[tuple[int, int, int]] = []
         """(tile index, point index or NO_POINT, joined slot index or -1) in placing order."""
         self._open: set[int] = set()
-        self._sorted: list[int] = []
-        self._mask = 0
+        self.open_indices: list[int] = []
+        """The available points' indices in POINTS, ascending (the order of ``open_points``).
+
+        Read only: the match's fast paths read it (an attribute, not a property, for their speed);
+        only the layout's own methods change it. Empty exactly before the opening: every placement
+        closes one point and opens at least one, and the opening tile opens two.
+        """
+        self.open_values_mask = 0
+        """A bit mask with bit ``v`` set when some available point has value ``v`` (read only, as above)."""
         self._spinner = -1
         self._end_count = 0
 
@@ -96,12 +103,7 @@ class Layout:
 
     def open_points(self) -> list[tuple[Point, int]]:
         """Available connection points with their values, sorted by tile name then slot name."""
-        return [(POINTS[p], POINT_VALUE[p]) for p in self._sorted]
-
-    @property
-    def open_values_mask(self) -> int:
-        """A bit mask with bit ``v`` set when some available point has value ``v``."""
-        return self._mask
+        return [(POINTS[p], POINT_VALUE[p]) for p in self.open_indices]
 
     def value_at(self, point: Point) -> int | None:
         """The value a tile must match at ``point``, or None if the point is not available."""
@@ -117,7 +119,7 @@ class Layout:
         spinner_base = self._spinner * 6
         ends: list[tuple[int, int]] = []
         spinner_counted = False
-        for p in self._sorted:
+        for p in self.open_indices:
             if POINT_IS_BRANCH[p]:
                 continue
             if p - p % 6 == spinner_base:
@@ -130,13 +132,13 @@ class Layout:
     def points_for(self, tile: Tile) -> list[Point]:
         """The available points where ``tile`` can be placed (sorted); empty before the opening."""
         low, high = tile
-        return [POINTS[p] for p in self._sorted if POINT_VALUE[p] == low or POINT_VALUE[p] == high]
+        return [POINTS[p] for p in self.open_indices if POINT_VALUE[p] == low or POINT_VALUE[p] == high]
 
     def can_place(self, tile: Tile) -> bool:
         """True if ``tile`` matches some available point (always True before the opening)."""
         if not self._placed:
             return True
-        mask = self._mask
+        mask = self.open_values_mask
         return bool((mask >> tile[0]) & 1 or (mask >> tile[1]) & 1)
 
     # -- changing ----------------------------------------------------------------
@@ -145,23 +147,23 @@ class Layout:
         """Raise IllegalPlay with the reason if ``tile`` cannot be placed at ``at``."""
         t = TILE_INDEX.get(tile)
         if t is None:
-            raise IllegalPlay(f"{tile!r} is not a double-six tile")
+            raise UnknownTile(UNKNOWN_TILE, tile=tile)
         self.check_index(t, NO_POINT if at is None else POINT_INDEX.get(at, -2))
 
     def check_index(self, t: int, p: int) -> None:
         """``check`` for a tile index and a point index (NO_POINT to open, -2 for no such point)."""
         if not self._placed:
             if p != NO_POINT:
-                raise IllegalPlay(f"[{ALL_TILES[t]}] opens the layout: it is not placed on another tile")
+                raise IllegalPlay(OPENS_LAYOUT, tile=ALL_TILES[t])
             return
         if p == NO_POINT:
-            raise IllegalPlay(f"say where [{ALL_TILES[t]}] goes: the layout is already open")
+            raise IllegalPlay(SAY_WHERE, tile=ALL_TILES[t])
         if p not in self._open:
-            raise IllegalPlay("that is not an open connection point")
+            raise IllegalPlay(NOT_OPEN_POINT)
         value = POINT_VALUE[p]
         low, high = TILE_HALVES[t]
         if value != low and value != high:
-            raise IllegalPlay(f"[{ALL_TILES[t]}] does not match the {value} at {POINTS[p]}")
+            raise IllegalPlay(NO_MATCH, tile=ALL_TILES[t], value=value, point=POINTS[p])
 
     def place(self, tile: Tile, at: Point | None) -> int:
         """Place ``tile`` at ``at`` (None to open) and return the new end count."""
@@ -196,14 +198,13 @@ class Layout:
                 joined = S_HIGH
                 opened.add(base + S_LOW)
             self._placed.append((t, p, joined))
-            spinner_base = self._spinner * 6
-            slot = p - spinner_base
-            if (slot == S_LINE_A or slot == S_LINE_B) and spinner_base + (
-                S_LINE_B if slot == S_LINE_A else S_LINE_A
-            ) not in opened:
-                opened.add(spinner_base + S_BRANCH_A)
+            spinner_base = self._spinner * 6  # negative without a spinner: no point matches below
+            line_a = spinner_base + S_LINE_A
+            line_b = spinner_base + S_LINE_B
+            if (p == line_a and line_b not in opened) or (p == line_b and line_a not in opened):
+                opened.add(spinner_base + S_BRANCH_A)  # both of the spinner's lines are taken now
                 opened.add(spinner_base + S_BRANCH_B)
-        self._sorted = ordered = sorted(opened)
+        self.open_indices = ordered = sorted(opened)
         mask = total = 0
         for q in ordered:
             mask |= POINT_BIT[q]
@@ -211,7 +212,7 @@ class Layout:
         spinner_base = self._spinner * 6
         if spinner_base + S_LINE_A in opened and spinner_base + S_LINE_B in opened:
             total -= POINT_SCORE[spinner_base + S_LINE_A]  # an open spinner counts its halves once
-        self._mask = mask
+        self.open_values_mask = mask
         self._end_count = total
         return total
 
@@ -238,8 +239,8 @@ class Layout:
         other = Layout.__new__(Layout)
         other._placed = list(self._placed)
         other._open = set(self._open)
-        other._sorted = list(self._sorted)
-        other._mask = self._mask
+        other.open_indices = list(self.open_indices)
+        other.open_values_mask = self.open_values_mask
         other._spinner = self._spinner
         other._end_count = self._end_count
         return other

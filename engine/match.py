@@ -16,8 +16,40 @@ from typing import Any
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import Auction, max_affordable_bid, net_payment
 from .clock import NS_PER_S, MatchClock
-from .deal import HAND_SIZE, Deal
+from .deal import HAND_SIZE
 from .errors import (
+    BAD_AMOUNT,
+    BAD_DELAY,
+    BAD_HANDOVER,
+    BAD_JOCKEY,
+    BAD_PAIR,
+    BONEYARD_EMPTY,
+    CANNOT_DRAW_NOW,
+    CANNOT_PASS_NOW,
+    DECLINE_FIRST_ONLY,
+    DRAW_FIRST,
+    MATCH_ABORTED,
+    MATCH_OVER,
+    MUST_PLAY_DRAWN,
+    NO_BID_TO_ACCEPT,
+    NO_DEAL,
+    NO_HANDOVER,
+    NO_TILES,
+    NOT_A_COMMAND,
+    NOT_A_TIME,
+    NOT_IN_HAND,
+    NOT_YOUR_TURN,
+    OTHER_PLAYER_REVEALS,
+    OUT_OF_ORDER,
+    RANKED_OPENING,
+    REVEAL_FIRST,
+    SNAPSHOT_BALANCES,
+    SNAPSHOT_DAMAGED,
+    SNAPSHOT_TILES,
+    SNAPSHOT_WRONG_VERSION,
+    START_BETWEEN_ROUNDS,
+    UNAFFORDABLE,
+    WRONG_PHASE,
     BadAmount,
     CannotDraw,
     CannotPass,
@@ -78,13 +110,13 @@ class MatchConfig:
     def __post_init__(self) -> None:
         for name, pair in (("balances", self.balances), ("bank_ns", self.bank_ns)):
             if len(pair) != 2 or not all(_is_int(v) and v > 0 for v in pair):
-                raise Malformed(f"{name} must be two positive whole numbers, not {pair!r}")
+                raise Malformed(BAD_PAIR, name=name, value=pair)
         if not _is_int(self.delay_ns) or self.delay_ns < 0:
-            raise Malformed(f"delay_ns must be a whole number >= 0, not {self.delay_ns!r}")
-        if self.jockey not in (None, 0, 1):
-            raise Malformed(f"jockey must be null, 0 or 1, not {self.jockey!r}")
+            raise Malformed(BAD_DELAY, value=self.delay_ns)
+        if self.jockey is not None and not (_is_int(self.jockey) and self.jockey in (0, 1)):
+            raise Malformed(BAD_JOCKEY, value=self.jockey)
         if not isinstance(self.handover, bool):
-            raise Malformed(f"handover must be true or false, not {self.handover!r}")
+            raise Malformed(BAD_HANDOVER, value=self.handover)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for saving."""
@@ -154,7 +186,7 @@ def ranked_opener(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:
     """
     candidates = [(_opening_rank(t), player, t) for player in PLAYERS for t in hands[player]]
     if not candidates:
-        raise Malformed("no tiles dealt")
+        raise Malformed(NO_TILES)
     _, player, tile_ = max(candidates)
     return player, tile_
 
@@ -187,6 +219,16 @@ _DECLINE = (Decline(0), Decline(1))
 _ACCEPT = (Accept(0), Accept(1))
 _REVEAL = (Reveal(0), Reveal(1))
 _START = Start()
+_SHARED_BIDS_UP_TO = 1000
+_BIDS = tuple(tuple(Bid(player, amount) for amount in range(0, _SHARED_BIDS_UP_TO + 1, 5)) for player in PLAYERS)
+"""Shared Bid actions by amount // 5, so that listing the usual bids creates none."""
+
+
+def _bids(player: int, least: int, top: int) -> Sequence[Bid]:
+    """``player``'s bids from ``least`` up to ``top`` in steps of 5."""
+    if least % 5 == 0 and top <= _SHARED_BIDS_UP_TO:
+        return _BIDS[player][least // 5 : top // 5 + 1]
+    return [Bid(player, amount) for amount in range(least, top + 1, 5)]
 
 
 def round_to_five(points: int) -> int:
@@ -375,18 +417,18 @@ class Match:
             assert player is not None
             hand = self._hands[player]
             layout = self._layout
-            if not layout._placed:
+            points = layout.open_indices
+            if not points:  # the opening
                 openings = _OPENING_PLAY[player]
                 if self._opening_tile >= 0:
                     return (openings[self._opening_tile],)
                 return tuple([openings[t] for t in hand])
             table = _PLAY_AT[player]
-            points = layout._sorted
             if self._drawn >= 0:
                 row = table[self._drawn]
                 return tuple([row[p] for p in points if row[p] is not None])  # type: ignore[misc]
             plays: list[Action] = []
-            mask = layout._mask
+            mask = layout.open_values_mask
             for t in hand:
                 if TILE_MASK[t] & mask:
                     row = table[t]
@@ -402,7 +444,7 @@ class Match:
             a = self._auction
             first: Action = _DECLINE[player] if a.bid is None else _ACCEPT[player]
             top = max_affordable_bid(self._balances[player], player, a.jockey)
-            return (first, *[Bid(player, amount) for amount in range(a.min_bid, top + 1, 5)])
+            return (first, *_bids(player, a.min_bid, top))
         if phase is _HANDOVER:
             assert player is not None
             return (_REVEAL[player],)
@@ -439,21 +481,18 @@ class Match:
         first ends the match on time; the action is then refused with ``MatchIsOver``.
         """
         if type(now_ns) is not int:
-            raise Malformed(f"an arrival time is a whole number of nanoseconds, not {now_ns!r}")
+            raise Malformed(NOT_A_TIME, now=now_ns)
         if self._last_ns is not None and now_ns < self._last_ns:
-            raise Malformed(
-                "this command is stamped earlier than the last accepted one; "
-                "commands must be applied in the order they arrived"
-            )
+            raise Malformed(OUT_OF_ORDER, now=now_ns, last=self._last_ns)
         events: list[Event] = []
         deadline = self._clock.deadline
         if deadline is not None and now_ns >= deadline:
             self._flag_if_late(now_ns, events)
         if self._outcome is not None:
-            raise MatchIsOver(self._over_message())
+            raise self.over_refusal()
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise Malformed(f"{action!r} is not a command the engine knows")
+            raise Malformed(NOT_A_COMMAND, action=action)
         handler(self, action, now_ns, events)
         self._last_ns = now_ns
         self._legal = None
@@ -475,14 +514,10 @@ class Match:
 
     def _start(self, action: Start, now_ns: int, events: list[Event]) -> None:
         if self._phase is not _READY:
-            raise WrongPhase("Start / Continue is only possible between rounds")
-        if action.player not in (None, 0, 1):
-            raise Malformed(f"player must be 0 or 1, not {action.player!r}")
+            raise WrongPhase(START_BETWEEN_ROUNDS)
         deal = action.deal
         if deal is None:
-            raise NoDeal("there is no deal for the next round")
-        if not isinstance(deal, Deal):
-            raise Malformed("Start needs a Deal")
+            raise NoDeal(NO_DEAL)
         self._round += 1
         order = deal.tile_indices
         self._hands = [sorted(order[:HAND_SIZE]), sorted(order[HAND_SIZE : 2 * HAND_SIZE])]
@@ -501,9 +536,9 @@ class Match:
 
     def _reveal(self, action: Reveal, now_ns: int, events: list[Event]) -> None:
         if self._phase is not _HANDOVER:
-            raise WrongPhase("there is no hand-over to finish: the player to act can already see their hand")
+            raise WrongPhase(NO_HANDOVER)
         if action.player != self._to_act:
-            raise NotYourTurn("the other player is the one to reveal their hand")
+            raise NotYourTurn(OTHER_PLAYER_REVEALS)
         assert self._after_reveal is not None
         self._phase = self._after_reveal
         self._after_reveal = None
@@ -513,21 +548,17 @@ class Match:
         player = action.player
         if self._phase is not _PLAY or player != self._to_act:
             self._check_turn(player, _PLAY)
-        t = action.tile_index
-        if t < 0:
-            raise IllegalPlay(f"{action.tile!r} is not a double-six tile")
+        t = action.tile_index  # a Play always names one of the 28 tiles
         hand = self._hands[player]
         if t not in hand:
-            raise IllegalPlay(f"[{action.tile}] is not in your hand")
+            raise IllegalPlay(NOT_IN_HAND, tile=action.tile)
         if self._drawn >= 0 and t != self._drawn:
-            raise MustPlayDrawn(f"you drew [{ALL_TILES[self._drawn]}], which fits: it must be played now")
+            raise MustPlayDrawn(MUST_PLAY_DRAWN, tile=ALL_TILES[self._drawn])
         layout = self._layout
         if self._opening_tile >= 0 and t != self._opening_tile:
-            raise IllegalPlay(
-                f"this round opens by rank: it must open with [{ALL_TILES[self._opening_tile]}]"
-            )
+            raise IllegalPlay(RANKED_OPENING, tile=ALL_TILES[self._opening_tile])
         p = action.point_index
-        if p < 0 or p not in layout._open or not (TILE_MASK[t] & POINT_BIT[p]):
+        if p < 0 or p not in layout.open_indices or not (TILE_MASK[t] & POINT_BIT[p]):
             layout.check_index(t, p)  # the opening tile, or a refusal with its reason
 
         hand.remove(t)
@@ -551,20 +582,20 @@ class Match:
     def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
         player = action.player
         self._check_turn(player, _PLAY)
-        self._check_nothing_fits(player, "draw")
+        self._check_nothing_fits(player, CannotDraw, CANNOT_DRAW_NOW)
         if not self._boneyard:
-            raise CannotDraw("the boneyard is empty: pass instead")
+            raise CannotDraw(BONEYARD_EMPTY)
         drawn = self._boneyard.pop(0)
         insort(self._hands[player], drawn)
-        if TILE_MASK[drawn] & self._layout._mask:
+        if TILE_MASK[drawn] & self._layout.open_values_mask:
             self._drawn = drawn
 
     def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
         player = action.player
         self._check_turn(player, _PLAY)
-        self._check_nothing_fits(player, "pass")
+        self._check_nothing_fits(player, CannotPass, CANNOT_PASS_NOW)
         if self._boneyard:
-            raise CannotPass("draw from the boneyard first: pass only when it is empty")
+            raise CannotPass(DRAW_FIRST)
         self._clock.stop(now_ns)
         self._last_actor = player
         self._passes += 1
@@ -576,7 +607,7 @@ class Match:
     def _decline(self, action: Decline, now_ns: int, events: list[Event]) -> None:
         auction = self._check_auction_turn(action.player)
         if auction.bid is not None:
-            raise WrongPhase("declining is only possible as the first auction action: accept or raise")
+            raise WrongPhase(DECLINE_FIRST_ONLY)
         self._clock.stop(now_ns)
         self._last_actor = action.player
         self._open_by(auction.jockey, now_ns)
@@ -585,16 +616,12 @@ class Match:
         player = action.player
         auction = self._check_auction_turn(player)
         amount = action.amount
-        if not _is_int(amount):
-            raise Malformed(f"a bid is a whole number of points, not {amount!r}")
         least = auction.min_bid
         if amount < least or amount % 5:
-            raise BadAmount(f"bids are multiples of 5 and the smallest bid now is {least}, not {amount}")
+            raise BadAmount(BAD_AMOUNT, least=least, amount=amount)
         cost = net_payment(amount, player, auction.jockey)
         if cost > self._balances[player]:
-            raise Unaffordable(
-                f"a bid of {amount} would cost {cost} points and you have {self._balances[player]}"
-            )
+            raise Unaffordable(UNAFFORDABLE, amount=amount, cost=cost, balance=self._balances[player])
         self._clock.stop(now_ns)
         self._last_actor = player
         auction.bid = amount
@@ -605,7 +632,7 @@ class Match:
         player = action.player
         auction = self._check_auction_turn(player)
         if auction.bid is None or auction.bidder is None:
-            raise WrongPhase("there is no bid to accept: bid or decline")
+            raise WrongPhase(NO_BID_TO_ACCEPT)
         self._clock.stop(now_ns)
         self._last_actor = player
         bidder = auction.bidder
@@ -617,8 +644,6 @@ class Match:
             self._open_by(bidder, now_ns)
 
     def _resign(self, action: Resign, now_ns: int, events: list[Event]) -> None:
-        if action.player not in PLAYERS:
-            raise Malformed(f"player must be 0 or 1, not {action.player!r}")
         self._end(Outcome(1 - action.player, EndReason.RESIGN, True), now_ns, events)
 
     # ------------------------------------------------------------------ helpers
@@ -626,27 +651,26 @@ class Match:
     def _check_turn(self, player: int, phase: Phase) -> None:
         if self._phase is not phase:
             if self._phase is _HANDOVER and self._after_reveal is phase:
-                raise WrongPhase("the player to act must reveal their hand first")
-            raise WrongPhase(f"that is not possible now: the match is in its {self._phase.value} phase")
+                raise WrongPhase(REVEAL_FIRST)
+            raise WrongPhase(WRONG_PHASE, phase=self._phase.value)
         if player != self._to_act:
-            raise NotYourTurn("it is the other player's turn")
+            raise NotYourTurn(NOT_YOUR_TURN)
 
     def _check_auction_turn(self, player: int) -> Auction:
         self._check_turn(player, _AUCTION)
         assert self._auction is not None
         return self._auction
 
-    def _check_nothing_fits(self, player: int, what: str) -> None:
-        """Refuse a draw or pass while the opening is due or a tile in hand can be placed."""
-        error = CannotDraw if what == "draw" else CannotPass
+    def _check_nothing_fits(self, player: int, error: type[CannotDraw | CannotPass], template: str) -> None:
+        """Refuse a draw or pass (``error`` with ``template``) while the opening is due or a tile fits."""
         if self._layout.is_empty:
-            raise error(f"the round must be opened with a tile from the hand: you cannot {what}")
+            raise error(template)
         if self._drawn >= 0:
-            raise MustPlayDrawn(f"you drew [{ALL_TILES[self._drawn]}], which fits: it must be played now")
-        mask = self._layout._mask
+            raise MustPlayDrawn(MUST_PLAY_DRAWN, tile=ALL_TILES[self._drawn])
+        mask = self._layout.open_values_mask
         for t in self._hands[player]:
             if TILE_MASK[t] & mask:
-                raise error(f"[{ALL_TILES[t]}] can be placed: {what} only when nothing fits")
+                raise error(template)
 
     def _begin(self, player: int, now_ns: int, phase: Phase) -> None:
         """A new decision for ``player``: through a hand-over on a shared screen, else at once."""
@@ -656,10 +680,7 @@ class Match:
             self._after_reveal = phase
         else:
             self._phase = phase
-            clock = self._clock
-            clock._running = player
-            clock._started_ns = now_ns
-            clock.deadline = now_ns + clock.delay_ns + clock._banks[player]
+            self._clock.start(player, now_ns)
 
     def _open_by(self, opener: int, now_ns: int) -> None:
         self._auction = None
@@ -707,12 +728,13 @@ class Match:
         self._legal = None
         events.append(MatchEnded(outcome, now_ns))
 
-    def _over_message(self) -> str:
+    def over_refusal(self) -> MatchIsOver:
+        """The refusal of any command once the match is over (the match must be over)."""
         o = self._outcome
         assert o is not None
         if o.winner is None:
-            return "the match was aborted: nothing more can be played"
-        return f"the match is over ({o.reason.value})"
+            return MatchIsOver(MATCH_ABORTED)
+        return MatchIsOver(MATCH_OVER, reason=o.reason.value)
 
     # ------------------------------------------------------------------ saving and restoring
 
@@ -749,7 +771,7 @@ class Match:
         """The match saved by ``to_dict``, exactly (no clock checks: see ``restore``)."""
         try:
             if data.get("version") != SNAPSHOT_VERSION:
-                raise SnapshotError(f"saved state version {data.get('version')!r} is not {SNAPSHOT_VERSION}")
+                raise SnapshotError(SNAPSHOT_WRONG_VERSION, found=data.get("version"), expected=SNAPSHOT_VERSION)
             m = cls(MatchConfig.from_dict(data["config"]), boot_id=str(data["boot_id"]))
             m._last_ns = data["last_ns"]
             m._phase = Phase(data["phase"])
@@ -774,16 +796,16 @@ class Match:
         except SnapshotError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise SnapshotError(f"the saved match state is damaged: {exc}") from exc
+            raise SnapshotError(SNAPSHOT_DAMAGED, why=str(exc)) from exc
         m._check_consistent()
         return m
 
     def _check_consistent(self) -> None:
         tiles = [*self._hands[0], *self._hands[1], *self._boneyard, *(TILE_INDEX[t] for t in self._layout.tiles())]
         if self._round > 0 and (len(tiles) != 28 or len(set(tiles)) != 28):
-            raise SnapshotError("the saved match state is damaged: the 28 tiles are not all accounted for")
+            raise SnapshotError(SNAPSHOT_TILES)
         if sum(self._balances) != sum(self.config.balances) or min(self._balances) < 0:
-            raise SnapshotError("the saved match state is damaged: the balances do not add up")
+            raise SnapshotError(SNAPSHOT_BALANCES)
 
     @classmethod
     def restore(cls, data: dict[str, Any], *, boot_id: str, now_ns: int) -> tuple[Match, list[Event]]:

@@ -10,17 +10,19 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from .scenario import ScenarioError, parse_scenario, play_scenario
+from .errors import SCENARIO_NOT_JSON, ScenarioError
+from .scenario import parse_scenario, play_scenario
 
 
-def replay_file(path: str) -> dict:
+def replay_file(path: str) -> dict[str, Any]:
     """The result object for the scenario in ``path``; raises ScenarioError or OSError."""
     with open(path, encoding="utf-8") as f:
         try:
             data = json.load(f)
         except json.JSONDecodeError as exc:
-            raise ScenarioError(f"not valid JSON: {exc}") from exc
+            raise ScenarioError(SCENARIO_NOT_JSON, why=str(exc)) from exc
     return play_scenario(parse_scenario(data))
 
 

@@ -8,7 +8,24 @@ from typing import Any
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .clock import NS_PER_MS
 from .deal import Deal
-from .errors import EngineError, IllegalAction, Malformed
+from .errors import (
+    BAD_AT,
+    SCENARIO_BACKWARDS,
+    SCENARIO_BAD_LIST,
+    SCENARIO_BAD_MS,
+    SCENARIO_CONFIG,
+    SCENARIO_CONFIG_NOT_OBJECT,
+    SCENARIO_DEAL,
+    SCENARIO_DEALS_NOT_LIST,
+    SCENARIO_NOT_OBJECT,
+    SCENARIO_STEP_NOT_OBJECT,
+    SCENARIO_STEPS_NOT_LIST,
+    SCENARIO_UNKNOWN_DO,
+    SCENARIO_UNKNOWN_KEYS,
+    IllegalAction,
+    Malformed,
+    ScenarioError,
+)
 from .events import Event, MatchEnded, RoundEnded, Transfer
 from .match import Match, MatchConfig
 from .snapshot import restore_text, save_text
@@ -18,12 +35,21 @@ STEP_KINDS = frozenset(
     {"start", "continue", "reveal", "play", "draw", "pass", "decline", "bid", "accept", "resign", "tick", "restart"}
 )
 CONFIG_KEYS = frozenset({"balances", "bank_ms", "delay_ms", "handover", "jockey"})
+GAME_STEPS = STEP_KINDS - {"tick", "restart"}
+"""The steps that are commands to the match."""
 
-
-class ScenarioError(EngineError, ValueError):
-    """A scenario file that is not well formed."""
-
-    code = "malformed_scenario"
+__all__ = [
+    "CONFIG_KEYS",
+    "GAME_STEPS",
+    "STEP_KINDS",
+    "Scenario",
+    "ScenarioError",
+    "action_step",
+    "parse_scenario",
+    "play_scenario",
+    "state_json",
+    "step_action",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,27 +64,27 @@ class Scenario:
 
 def _ms_to_ns(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ScenarioError(f"{what} must be a number of milliseconds, not {value!r}")
+        raise ScenarioError(SCENARIO_BAD_MS, what=what, value=value)
     return round(value * NS_PER_MS)
 
 
 def parse_scenario(data: Any) -> Scenario:
     """Check a scenario's structure and return it parsed; raises ScenarioError naming the problem."""
     if not isinstance(data, dict):
-        raise ScenarioError("a scenario is a JSON object")
+        raise ScenarioError(SCENARIO_NOT_OBJECT)
     config = data.get("config", {})
     if not isinstance(config, dict):
-        raise ScenarioError("config must be an object")
+        raise ScenarioError(SCENARIO_CONFIG_NOT_OBJECT)
     unknown = set(config) - CONFIG_KEYS
     if unknown:
-        raise ScenarioError(f"unknown config keys: {', '.join(sorted(unknown))}")
+        raise ScenarioError(SCENARIO_UNKNOWN_KEYS, keys=", ".join(sorted(map(str, unknown))))
     try:
         bank_ms = config.get("bank_ms", [120000, 120000])
         balances = config.get("balances", [150, 150])
         if not isinstance(bank_ms, list) or len(bank_ms) != 2:
-            raise ScenarioError("config.bank_ms must be a list of two numbers")
+            raise ScenarioError(SCENARIO_BAD_LIST, key="bank_ms")
         if not isinstance(balances, list) or len(balances) != 2:
-            raise ScenarioError("config.balances must be a list of two numbers")
+            raise ScenarioError(SCENARIO_BAD_LIST, key="balances")
         match_config = MatchConfig(
             balances=(balances[0], balances[1]),
             bank_ns=(_ms_to_ns(bank_ms[0], "bank_ms"), _ms_to_ns(bank_ms[1], "bank_ms")),
@@ -67,63 +93,62 @@ def parse_scenario(data: Any) -> Scenario:
             jockey=config.get("jockey"),
         )
     except Malformed as exc:
-        raise ScenarioError(f"config: {exc.message}") from exc
+        raise ScenarioError(SCENARIO_CONFIG, why=exc.message) from exc
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
-        raise ScenarioError("deals must be a list")
+        raise ScenarioError(SCENARIO_DEALS_NOT_LIST)
     deals = []
     for i, raw in enumerate(raw_deals):
         try:
             deals.append(Deal.from_dict(raw))
         except IllegalAction as exc:
-            raise ScenarioError(f"deals[{i}]: {exc.message}") from exc
+            raise ScenarioError(SCENARIO_DEAL, index=i, why=exc.message) from exc
     steps = data.get("steps")
     if not isinstance(steps, list):
-        raise ScenarioError("steps must be a list")
+        raise ScenarioError(SCENARIO_STEPS_NOT_LIST)
     last_t = None
     for i, step in enumerate(steps):
         if not isinstance(step, dict):
-            raise ScenarioError(f"steps[{i}] is not an object")
+            raise ScenarioError(SCENARIO_STEP_NOT_OBJECT, index=i)
         if step.get("do") not in STEP_KINDS:
-            raise ScenarioError(f"steps[{i}]: unknown do {step.get('do')!r}")
+            raise ScenarioError(SCENARIO_UNKNOWN_DO, index=i, do=step.get("do"))
         t = _ms_to_ns(step.get("t"), f"steps[{i}].t")
         if last_t is not None and t < last_t:
-            raise ScenarioError(f"steps[{i}]: t goes backwards")
+            raise ScenarioError(SCENARIO_BACKWARDS, index=i)
         last_t = t
     return Scenario(str(data.get("name", "")), match_config, tuple(deals), tuple(steps))
 
 
-def _player(step: dict[str, Any], required: bool = True) -> int | None:
-    player = step.get("player")
-    if player is None and not required:
-        return None
-    if player not in (0, 1) or isinstance(player, bool):
-        raise Malformed(f"player must be 0 or 1, not {player!r}")
-    return player
+_ONE_PLAYER: dict[str, type[Reveal | Draw | Pass | Decline | Accept | Resign]] = {
+    "reveal": Reveal, "draw": Draw, "pass": Pass, "decline": Decline, "accept": Accept, "resign": Resign,
+}
 
 
 def step_action(step: dict[str, Any], match: Match, deals: tuple[Deal, ...]) -> Action:
-    """The engine action for a game step (not ``tick`` or ``restart``)."""
+    """The engine action for a game step (not ``tick`` or ``restart``).
+
+    Raises Malformed or UnknownTile for a step with a missing or wrong field (the actions check
+    their fields).
+    """
     kind = step["do"]
     if kind in ("start", "continue"):
         deal = deals[match.round] if match.round < len(deals) else None
-        return Start(_player(step, required=False), deal)
-    player = _player(step)
-    assert player is not None
+        return Start(step.get("player"), deal)
+    # JSON values, unchecked here: Tile.parse, Point.parse and the actions refuse wrong ones
+    player: Any = step.get("player")
     if kind == "play":
-        tile = Tile.parse(step.get("tile"))  # type: ignore[arg-type]
+        name: Any = step.get("tile")
+        tile = Tile.parse(name)
         at = step.get("at")
         if at is None:
             return Play(player, tile, None)
         if not isinstance(at, list) or len(at) != 2:
-            raise Malformed('"at" is [tile, slot]')
+            raise Malformed(BAD_AT, at=at)
         return Play(player, tile, Point.parse(at[0], at[1]))
     if kind == "bid":
-        return Bid(player, step.get("amount"))  # type: ignore[arg-type]
-    simple: dict[str, type] = {
-        "reveal": Reveal, "draw": Draw, "pass": Pass, "decline": Decline, "accept": Accept, "resign": Resign,
-    }
-    return simple[kind](player)  # type: ignore[no-any-return]
+        amount: Any = step.get("amount")
+        return Bid(player, amount)
+    return _ONE_PLAYER[kind](player)
 
 
 def action_step(action: Action, t_ms: int) -> dict[str, Any]:
@@ -198,6 +223,8 @@ def play_scenario(scenario: Scenario) -> dict[str, Any]:
                     boot += 1
                 match, restored = restore_text(save_text(match), boot_id=f"replay-boot-{boot}", now_ns=now_ns)
                 events.extend(map(_event_json, restored))
+            elif match.is_over:  # the refusal order: match over before a malformed step
+                raise match.over_refusal()
             else:
                 events.extend(map(_event_json, match.apply(step_action(step, match, scenario.deals), now_ns)))
         except IllegalAction as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import SnapshotError
+from .errors import SNAPSHOT_NOT_JSON, SNAPSHOT_NOT_OBJECT, SnapshotError
 from .events import Event
 from .match import Match
 
@@ -19,7 +19,7 @@ def restore_text(text: str, *, boot_id: str, now_ns: int) -> tuple[Match, list[E
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SnapshotError(f"the saved match state is not readable JSON: {exc}") from exc
+        raise SnapshotError(SNAPSHOT_NOT_JSON, why=str(exc)) from exc
     if not isinstance(data, dict):
-        raise SnapshotError("the saved match state is not a JSON object")
+        raise SnapshotError(SNAPSHOT_NOT_OBJECT)
     return Match.restore(data, boot_id=boot_id, now_ns=now_ns)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import NamedTuple
 
-from .errors import Malformed, UnknownTile
+from .errors import UNKNOWN_SLOT, UNKNOWN_TILE, UNKNOWN_TILE_NAME, Malformed, UnknownTile
 
 
 class Tile(NamedTuple):
@@ -32,26 +33,42 @@ class Tile(NamedTuple):
 
     @classmethod
     def parse(cls, text: str | Tile) -> Tile:
-        """The canonical tile named ``"a|b"`` (either order); raises UnknownTile otherwise."""
+        """The canonical tile named ``text``, or ``text`` itself if it is one of the 28 tiles.
+
+        The grammar of a name, halves in either order::
+
+            name   = [spaces] ( "[" body "]" | body ) [spaces]
+            body   = [spaces] digit [spaces] "|" [spaces] digit [spaces]
+            digit  = "0" | "1" | "2" | "3" | "4" | "5" | "6"
+            spaces = one or more " " (U+0020)
+
+        so ``"1|4"``, ``"4|1"``, ``"4 | 1"``, ``"[1|4]"``, ``" [ 4|1 ] "`` all name ``[1|4]``. Anything
+        else (another character, a missing or unbalanced bracket, a number above 6) raises
+        UnknownTile, as does a ``Tile`` that is not one of the 28 (such as ``Tile(4, 1)``).
+        """
         if isinstance(text, Tile):
-            return text
-        tile = _BY_NAME.get(text) if isinstance(text, str) else None
-        if tile is None:
-            raise UnknownTile(f"{text!r} is not a double-six tile: write it as two numbers 0-6 like \"1|4\"")
-        return tile
+            if text in TILE_INDEX:
+                return text
+            raise UnknownTile(UNKNOWN_TILE, tile=text)
+        if not isinstance(text, str):
+            raise UnknownTile(UNKNOWN_TILE_NAME, name=text)
+        tile_ = _BY_NAME.get(text)
+        if tile_ is None:
+            found = _NAME.fullmatch(text)
+            if found is None:
+                raise UnknownTile(UNKNOWN_TILE_NAME, name=text)
+            a, b = found.group(1, 2) if found.group(1) is not None else found.group(3, 4)
+            tile_ = _BY_NAME[f"{a}|{b}"]
+        return tile_
 
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a in range(7) for b in range(a, 7))
 """All 28 tiles in name order, [0|0] first."""
 
-_BY_NAME: dict[str, Tile] = {}
-for _t in ALL_TILES:
-    _BY_NAME[f"{_t.low}|{_t.high}"] = _t
-    _BY_NAME[f"{_t.high}|{_t.low}"] = _t
-    _BY_NAME[f"{_t.low} | {_t.high}"] = _t
-    _BY_NAME[f"{_t.high} | {_t.low}"] = _t
-    _BY_NAME[f"[{_t.low}|{_t.high}]"] = _t
-    _BY_NAME[f"[{_t.high}|{_t.low}]"] = _t
+_BY_NAME: dict[str, Tile] = {f"{a}|{b}": t for t in ALL_TILES for a, b in ((t.low, t.high), (t.high, t.low))}
+"""The compact names ``"a|b"`` in both orders (the common case, looked up before the grammar)."""
+_NAME = re.compile(r" *(?:\[ *([0-6]) *\| *([0-6]) *\]|([0-6]) *\| *([0-6])) *")
+"""The grammar of ``Tile.parse`` (matched whole)."""
 
 
 def tile(a: int, b: int) -> Tile:
@@ -83,13 +100,11 @@ class Point(NamedTuple):
 
     @classmethod
     def parse(cls, tile_name: str | Tile, slot_name: str) -> Point:
-        """The point named by a tile and a slot name; raises UnknownTile or ValueError-based errors."""
+        """The point named by a tile (see ``Tile.parse``) and a slot name; raises UnknownTile or Malformed."""
         try:
             slot = Slot(slot_name)
-        except ValueError:
-            raise Malformed(
-                f"{slot_name!r} is not a slot: use one of {', '.join(s.value for s in Slot)}"
-            ) from None
+        except (ValueError, TypeError):
+            raise Malformed(UNKNOWN_SLOT, slot=slot_name, slots=", ".join(s.value for s in Slot)) from None
         return cls(Tile.parse(tile_name), slot)
 
 

@@ -39,7 +39,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.store.journal import Journal
 
 NS_PER_S = 1_000_000_000
 BANK_S = 20
@@ -231,7 +234,8 @@ class _Lines:
                 continue
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
-        return json.loads(line)
+        value: dict[str, Any] = json.loads(line)
+        return value
 
     def rest(self) -> list[dict[str, Any]]:
         """Every complete line left after the child died (a torn last line is dropped)."""
@@ -360,7 +364,7 @@ def _take(line: dict[str, Any], acked: dict[tuple[int, int], str], last_ack: dic
     return 1
 
 
-def _check_acks(journal: Any, acked: dict[tuple[int, int], str], report: HarnessReport) -> None:
+def _check_acks(journal: Journal, acked: dict[tuple[int, int], str], report: HarnessReport) -> None:
     """Every acknowledged row must be in the journal, intact, with the acknowledged snapshot."""
     by_match: dict[int, dict[int, Any]] = {}
     lost = 0
@@ -374,9 +378,9 @@ def _check_acks(journal: Any, acked: dict[tuple[int, int], str], report: Harness
     report.lost = max(report.lost, lost)
 
 
-def _latest_arrival(journal: Any, boot: str) -> int:
+def _latest_arrival(journal: Journal, boot: str) -> int:
     """The latest arrival recorded in ``boot`` (the restart instant must not be earlier)."""
-    with journal._read() as conn:
+    with journal.database.read() as conn:
         row = conn.execute("SELECT MAX(arrival_ns) FROM entries WHERE boot_id = ?", (boot,)).fetchone()
     return int(row[0] or 0)
 

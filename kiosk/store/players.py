@@ -1,32 +1,32 @@
-"""Named players, their results and Glicko-2 ratings, stored in the match journal.
+"""Named players, their results and Glicko-2 ratings, stored in the kiosk's database.
 
 Guests are not stored (a match's player id is None). A match is rated only when both players are
 named and it ended normally (a winner by balance, time or resignation); an aborted match and any
-match with a guest are never rated.
+match with a guest are never rated. ``rate_finished`` runs inside the journal's finishing
+transaction, so a match is never finished without its rating nor rated without being finished.
 """
 
 from __future__ import annotations
 
+import builtins
 import sqlite3
 import time
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import EndReason, Outcome
-from kiosk.store.journal import JournalUsageError
+from kiosk.i18n import T
+from kiosk.store.database import Database, HasDatabase, database_of
+from kiosk.store.errors import PlayerNameError, StoreUsageError, internal
 from kiosk.store.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_match
 
-if TYPE_CHECKING:
-    from kiosk.store.journal import Journal
+__all__ = ["NAME_MAX", "HistoryRow", "Player", "PlayerNameError", "Players", "Standing", "clean_name", "is_rated",
+           "rate_finished"]
 
 NAME_MAX = 20
 """The longest name the on-screen keyboard accepts (characters)."""
-
-
-class PlayerNameError(JournalUsageError):
-    """A name that cannot be used (empty, too long, taken); ``str()`` says why, for the screen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,14 @@ class Player:
     def glicko(self) -> Rating:
         """The rating as ``ratings.Rating``."""
         return Rating(self.rating, self.rd, self.volatility)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing(Player):
+    """A player on the leaderboard, with their rated wins and losses."""
+
+    wins: int
+    losses: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,19 +77,21 @@ class HistoryRow:
     rating_change: float | None
     """Rating after minus before, None when the match was not rated."""
     rating_after: float | None
+    entries: int = 0
+    """Journal rows stored for the match (0: entered but never begun)."""
 
 
 def clean_name(name: str) -> str:
     """``name`` normalised (NFC, inner spaces collapsed, trimmed); PlayerNameError when unusable."""
     text = " ".join(unicodedata.normalize("NFC", str(name)).split())
     if not text:
-        raise PlayerNameError("Type a name first.")
+        raise PlayerNameError(T("Type a name first."))
     if len(text) > NAME_MAX:
-        raise PlayerNameError(f"A name has at most {NAME_MAX} characters.")
+        raise PlayerNameError(T("A name has at most {n} characters.", n=NAME_MAX))
     if any(unicodedata.category(c).startswith("C") for c in text):
-        raise PlayerNameError("A name cannot contain control characters.")
+        raise PlayerNameError(T("A name cannot contain control characters."))
     if text.casefold() == "guest":
-        raise PlayerNameError('"Guest" is reserved for players without a name.')
+        raise PlayerNameError(T('"Guest" is reserved for players without a name.'))
     return text
 
 
@@ -92,76 +102,93 @@ def _player(row: Sequence[Any]) -> Player:
     return Player(int(row[0]), str(row[1]), float(row[2]), float(row[3]), float(row[4]), int(row[5]), float(row[6]))
 
 
-class Players:
-    """The named players of a journal: create, list, rename, leaderboard and history."""
+def _standing(row: Sequence[Any]) -> Standing:
+    return Standing(int(row[0]), str(row[1]), float(row[2]), float(row[3]), float(row[4]), int(row[5]),
+                    float(row[6]), int(row[7]), int(row[8]))
 
-    def __init__(self, journal: Journal) -> None:
-        self.journal = journal
+
+def _no_player(player_id: int) -> StoreUsageError:
+    return StoreUsageError(internal("there is no player with id {player}", player=player_id))
+
+
+class Players:
+    """The named players: create, list, rename, leaderboard and history."""
+
+    def __init__(self, store: Database | HasDatabase) -> None:
+        """``store``: the database, or anything stored in it (a ``Journal``)."""
+        self.database = database_of(store)
 
     def create(self, name: str, *, wall_s: float | None = None) -> Player:
         """A new player with the default rating (1500, RD 350); PlayerNameError if the name is taken."""
         text = clean_name(name)
         wall = time.time() if wall_s is None else float(wall_s)
-        with self.journal._write() as conn:
+        with self.database.transaction() as conn:
             if conn.execute("SELECT 1 FROM players WHERE name = ?", (text,)).fetchone() is not None:
-                raise PlayerNameError(f'The name "{text}" is taken: pick it from the list or choose another.')
+                raise PlayerNameError(T('The name "{name}" is taken: pick it from the list or choose another.',
+                                        name=text))
             cursor = conn.execute(
                 "INSERT INTO players (name, created_wall, rating, rd, volatility) VALUES (?, ?, ?, ?, ?)",
                 (text, wall, DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY),
             )
-            player_id = int(cursor.lastrowid)  # type: ignore[arg-type]
+            player_id = int(cursor.lastrowid or 0)
         return self.get(player_id)
 
     def get(self, player_id: int) -> Player:
-        """The player with ``player_id``; JournalUsageError when there is none."""
-        with self.journal._read() as conn:
+        """The player with ``player_id``; StoreUsageError when there is none."""
+        with self.database.read() as conn:
             row = conn.execute(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
         if row is None:
-            raise JournalUsageError(f"there is no player with id {player_id}")
+            raise _no_player(player_id)
         return _player(row)
 
     def find(self, name: str) -> Player | None:
         """The player called ``name`` (case-insensitive), or None."""
         text = " ".join(unicodedata.normalize("NFC", str(name)).split())
-        with self.journal._read() as conn:
+        with self.database.read() as conn:
             row = conn.execute(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name = ?", (text,)).fetchone()
         return None if row is None else _player(row)
 
     def list(self) -> list[Player]:
         """Every named player in name order (for the pick-a-name list)."""
-        with self.journal._read() as conn:
+        with self.database.read() as conn:
             rows = conn.execute(f"SELECT {_PLAYER_COLUMNS} FROM players ORDER BY name COLLATE NOCASE, id").fetchall()
         return [_player(r) for r in rows]
 
     def rename(self, player_id: int, name: str) -> Player:
         """Give a player a new name (their history and rating stay); PlayerNameError if taken."""
         text = clean_name(name)
-        with self.journal._write() as conn:
+        with self.database.transaction() as conn:
             if conn.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
-                raise JournalUsageError(f"there is no player with id {player_id}")
+                raise _no_player(player_id)
             other = conn.execute("SELECT id FROM players WHERE name = ?", (text,)).fetchone()
             if other is not None and other[0] != player_id:
-                raise PlayerNameError(f'The name "{text}" is taken.')
+                raise PlayerNameError(T('The name "{name}" is taken.', name=text))
             conn.execute("UPDATE players SET name = ? WHERE id = ?", (text, player_id))
         return self.get(player_id)
 
-    def leaderboard(self, *, min_games: int = 0, limit: int | None = None) -> list[Player]:
-        """Players by rating (highest first), then rated games (most first), then name."""
-        sql = (f"SELECT {_PLAYER_COLUMNS} FROM players WHERE games >= ? "
-               "ORDER BY rating DESC, games DESC, name COLLATE NOCASE, id")
+    def leaderboard(self, *, min_games: int = 0, limit: int | None = None) -> builtins.list[Standing]:
+        """Players by rating (highest first), then rated games (most first), then name; one query."""
+        sql = (
+            "SELECT p.id, p.name, p.rating, p.rd, p.volatility, p.games, p.created_wall, "
+            "COALESCE(SUM(rc.score = 1.0), 0), COALESCE(SUM(rc.score = 0.0), 0) "
+            "FROM players p LEFT JOIN rating_changes rc ON rc.player_id = p.id "
+            "WHERE p.games >= ? GROUP BY p.id "
+            "ORDER BY p.rating DESC, p.games DESC, p.name COLLATE NOCASE, p.id"
+        )
         args: list[Any] = [min_games]
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        with self.journal._read() as conn:
-            return [_player(r) for r in conn.execute(sql, args)]
+        with self.database.read() as conn:
+            rows = conn.execute(sql, args).fetchall()
+        return [_standing(r) for r in rows]
 
-    def history(self, player_id: int, *, limit: int | None = None) -> list[HistoryRow]:
+    def history(self, player_id: int, *, limit: int | None = None) -> builtins.list[HistoryRow]:
         """The player's matches, newest first: date, opponent, result, reason, rating change."""
-        self.get(player_id)
         sql = (
-            "SELECT m.id, m.created_wall, m.player0, m.player1, m.finished, m.winner, m.reason, m.rated, m.detail, "
-            "o.name, rc.rating_before, rc.rating_after "
+            "SELECT m.id, m.created_wall, m.player0, m.player1, m.finished, m.winner, m.reason, m.detail, "
+            "o.name, rc.rating_before, rc.rating_after, "
+            "(SELECT COUNT(*) FROM entries e WHERE e.match_id = m.id) "
             "FROM matches m "
             "LEFT JOIN players o ON o.id = CASE WHEN m.player0 = ? THEN m.player1 ELSE m.player0 END "
             "LEFT JOIN rating_changes rc ON rc.match_id = m.id AND rc.player_id = ? "
@@ -171,33 +198,37 @@ class Players:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        with self.journal._read() as conn:
+        with self.database.read() as conn:
+            if conn.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise _no_player(player_id)
             rows = conn.execute(sql, args).fetchall()
-        out = []
-        for (match_id, created, p0, p1, finished, winner, reason, rated, detail, opp_name,
-             before, after) in rows:
-            seat = 0 if p0 == player_id else 1
-            opponent_id = p1 if seat == 0 else p0
-            if not finished:
-                result = "unfinished"
-            elif winner is None:
-                result = "aborted"
-            else:
-                result = "win" if winner == seat else "loss"
-            out.append(HistoryRow(
-                match_id=int(match_id),
-                date_wall=float(created),
-                seat=seat,
-                opponent_id=opponent_id,
-                opponent=opp_name if opponent_id is not None else "Guest",
-                result=result,
-                reason=reason,
-                detail=detail or None,
-                rated=before is not None,
-                rating_change=None if before is None else float(after) - float(before),
-                rating_after=None if after is None else float(after),
-            ))
-        return out
+        return [_history_row(player_id, row) for row in rows]
+
+
+def _history_row(player_id: int, row: Sequence[Any]) -> HistoryRow:
+    match_id, created, p0, p1, finished, winner, reason, detail, opp_name, before, after, entries = row
+    seat = 0 if p0 == player_id else 1
+    opponent_id = p1 if seat == 0 else p0
+    if not finished:
+        result = "unfinished"
+    elif winner is None:
+        result = "aborted"
+    else:
+        result = "win" if winner == seat else "loss"
+    return HistoryRow(
+        match_id=int(match_id),
+        date_wall=float(created),
+        seat=seat,
+        opponent_id=opponent_id,
+        opponent=opp_name if opponent_id is not None else "Guest",
+        result=result,
+        reason=reason,
+        detail=detail or None,
+        rated=before is not None,
+        rating_change=None if before is None else float(after) - float(before),
+        rating_after=None if after is None else float(after),
+        entries=int(entries),
+    )
 
 
 def is_rated(players: tuple[int | None, int | None], outcome: Outcome) -> bool:
@@ -215,15 +246,13 @@ def is_rated(players: tuple[int | None, int | None], outcome: Outcome) -> bool:
 
 def rate_finished(conn: sqlite3.Connection, match_id: int, players: tuple[int | None, int | None],
                   outcome: Outcome) -> bool:
-    """Inside the journal's finishing transaction: update both ratings if the match counts."""
+    """Inside the finishing transaction: update both ratings if the match counts; True if it did."""
     if not is_rated(players, outcome):
         return False
     p0, p1 = players
     rows = {
         row[0]: row[1:]
-        for row in conn.execute(
-            "SELECT id, rating, rd, volatility FROM players WHERE id IN (?, ?)", (p0, p1)
-        )
+        for row in conn.execute("SELECT id, rating, rd, volatility FROM players WHERE id IN (?, ?)", (p0, p1))
     }
     before = (Rating(*rows[p0]), Rating(*rows[p1]))
     after = rate_match(before[0], before[1], 1.0 if outcome.winner == 0 else 0.0)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
-from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Outcome, Start
+from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Start
 from engine.scenario import action_step
 from engine.snapshot import save_text
-from kiosk.store.journal import Entry, Journal
+from kiosk.store.journal import Journal
+from kiosk.store.records import Entry
 
 
 class RecordingMatch(Match):
@@ -97,21 +96,15 @@ class MatchRecorder:
         """Commit what happened to ``match`` since the last call; returns the rows written.
 
         A match that ended without an action (lost on time seen by a tick, or aborted by the
-        kiosk) gets a ``tick`` or ``abort`` row at ``now_ns``; a finished match is finished in the
-        journal in the same transaction. Raises a ``JournalError`` when the disk refuses.
-        ``sync`` is ``write(prepare(match, now_ns))``.
-        """
-        return self.write(self.prepare(match, now_ns))
-
-    def prepare(self, match: Match, now_ns: int) -> Batch | None:
-        """On the frame loop's thread: take what is to be committed (None: nothing).
-
-        The batch can then be written by ``write`` on a worker thread (``CommitWorker``) while
-        the loop keeps beating; batches must be written in the order they were prepared.
+        kiosk) gets a ``tick`` or ``abort`` row at ``now_ns``; a finished match is finished (and
+        rated) in the journal in the same transaction. Raises a ``JournalError`` when the disk
+        refuses; nothing of the batch is then committed and the recorder is as it was before the
+        call (its rows still pending, so a later ``sync`` writes them).
         """
         if self.journal is None or self.match_id is None or self.finished:
             self.pending.clear()
-            return None
+            return 0
+        before = (list(self.pending), self._last_over)
         if match.is_over and not self._last_over:
             outcome = match.outcome
             assert outcome is not None
@@ -120,52 +113,19 @@ class MatchRecorder:
             else:
                 self.note(match, {"do": "tick", "t": _t_ms(now_ns)}, now_ns)
         if not self.pending and not match.is_over:
-            return None
-        batch = Batch(self.match_id, self.next_seq, tuple(self.pending), match.outcome if match.is_over else None,
-                      self.wall_clock())
-        self.pending.clear()
-        self.next_seq += len(batch.entries)
-        if batch.outcome is not None:
-            self.finished = True
-        return batch
-
-    def write(self, batch: Batch | None) -> int:
-        """Commit a prepared batch (any thread); returns the rows written."""
-        if batch is None or self.journal is None:
             return 0
-        self.journal.record_many(batch.match_id, batch.first_seq, batch.entries, outcome=batch.outcome,
-                                 wall_s=batch.wall_s)
-        return len(batch.entries)
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Rows to commit in one transaction, and the outcome when the match ended."""
-
-    match_id: int
-    first_seq: int
-    entries: tuple[Entry, ...]
-    outcome: Outcome | None
-    wall_s: float
-
-
-class CommitWorker:
-    """One thread that commits prepared batches in order, so a slow disk never blocks the frame loop.
-
-    ``submit`` returns a future; show a command's effect once its future is done (committed before
-    shown) and keep calling ``StallDetector.beat`` and queueing input meanwhile.
-    """
-
-    def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
-
-    def submit(self, recorder: MatchRecorder, batch: Batch | None) -> Future[int]:
-        """Write ``batch`` with ``recorder.write`` after every batch submitted before it."""
-        return self._executor.submit(recorder.write, batch)
-
-    def close(self) -> None:
-        """Finish the queued writes and stop the thread."""
-        self._executor.shutdown(wait=True)
+        entries = tuple(self.pending)
+        outcome = match.outcome if match.is_over else None
+        try:
+            self.journal.record_many(self.match_id, self.next_seq, entries, outcome=outcome,
+                                     wall_s=self.wall_clock())
+        except BaseException:
+            self.pending, self._last_over = before
+            raise
+        self.pending.clear()
+        self.next_seq += len(entries)
+        self.finished = outcome is not None
+        return len(entries)
 
 
 def new_recorded_match(journal: Journal | None, config: MatchConfig, players: tuple[int | None, int | None],

@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 
 from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text
-from kiosk.store.journal import Journal, ResumeFailed, ResumePoint
+from kiosk.i18n import T, Text
+from kiosk.store.errors import ResumeFailed
+from kiosk.store.journal import Journal
 from kiosk.store.recorder import MatchRecorder, RecordingMatch, _t_ms
+from kiosk.store.records import ResumePoint
 
 
 @dataclass
@@ -28,8 +31,8 @@ class Resumed:
     """Already watching ``match``; the restart row is committed."""
     events: list[Event]
     """What the restore caused (a loss on time while down, an abort)."""
-    message: str
-    """A sentence for the screen."""
+    message: Text
+    """What to tell the players (a message value: message id and parameters)."""
     match_id: int
     players: tuple[int | None, int | None]
     seq: int
@@ -46,11 +49,8 @@ class Resumed:
         return o is not None and o.reason is EndReason.ABORTED
 
 
-def _who(player: int) -> str:
-    return f"Player {player + 1}"
-
-
-def _secs(ns: int) -> str:
+def _seconds(ns: int) -> str:
+    """A downtime as the messages write it ("12 s", "3.5 s")."""
     s = ns / NS_PER_S
     return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
 
@@ -82,10 +82,9 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     except (SnapshotError, ValueError, KeyError, TypeError) as exc:
         detail = f"the saved match could not be restored: {exc}"
         journal.finish(point.match_id, Outcome(None, EndReason.ABORTED, False, detail), wall_s=wall_clock())
-        raise ResumeFailed(
-            f"The kiosk restarted but the unfinished match could not be restored ({exc}); it was closed "
-            "without a result."
-        ) from exc
+        raise ResumeFailed(T(
+            "The kiosk restarted but the unfinished match could not be restored ({error}); it was closed without "
+            "a result.", error=str(exc))) from exc
     same_base = old_boot == boot_id and now_ns >= max(last_ns or 0, started or 0)
     down_ns = now_ns - point.arrival_ns if same_base and point.arrival_ns is not None else None
     match = RecordingMatch.adopt(restored)
@@ -106,30 +105,40 @@ def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
     config = MatchConfig.from_dict(point.match.config)
     recorder = MatchRecorder(journal, point.match_id, boot_id, next_seq=1, wall_clock=wall_clock)
     match = recorder.watch(RecordingMatch(config, boot_id=boot_id))
-    message = "The kiosk restarted before the match began; press Start when ready."
+    message = T("The kiosk restarted before the match began; press Start when ready.")
     if point.damaged:
-        message += " The first command was damaged by the power cut and was dropped."
+        message = T("{message} The first command was damaged by the power cut and was dropped.", message=message)
     return Resumed(match, recorder, [], message, point.match_id, point.match.players, 0, None, point.damaged)
 
 
 def _message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,
-             damaged: tuple[int, ...]) -> str:
+             damaged: tuple[int, ...]) -> Text:
+    message = _restart_message(match, running, same_boot, down_ns)
+    if damaged:
+        return T("{message} The last command before the power cut was damaged and was dropped.", message=message)
+    return message
+
+
+def _restart_message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None) -> Text:
     o = match.outcome
-    tail = " The last command before the power cut was damaged and was dropped." if damaged else ""
     if running is None:
         if o is not None:
-            return "The kiosk restarted; the match had already ended." + tail
-        return "The kiosk restarted; no clock was running, so nothing was lost." + tail
-    who = _who(running)
+            return T("The kiosk restarted; the match had already ended.")
+        return T("The kiosk restarted; no clock was running, so nothing was lost.")
+    number = running + 1
     if o is not None and o.reason is EndReason.ABORTED:
         if not same_boot:
-            return f"The machine restarted while {who}'s clock was running: the match is aborted without a result." + tail
-        return (f"The kiosk's clock went backwards while {who}'s clock was running: the match is aborted "
-                "without a result." + tail)
-    down = "" if down_ns is None else f" ({_secs(down_ns)})"
+            return T("The machine restarted while Player {number}'s clock was running: the match is aborted without "
+                     "a result.", number=number)
+        return T("The kiosk's clock went backwards while Player {number}'s clock was running: the match is aborted "
+                 "without a result.", number=number)
     if o is not None and o.reason is EndReason.TIME:
-        return (f"The kiosk restarted; {who}'s time ran out while it was down{down}: "
-                f"{_who(1 - running)} wins on time." + tail)
+        if down_ns is None:
+            return T("The kiosk restarted; Player {number}'s time ran out while it was down: Player {other} wins on "
+                     "time.", number=number, other=2 - running)
+        return T("The kiosk restarted; Player {number}'s time ran out while it was down ({down}): Player {other} wins "
+                 "on time.", number=number, down=_seconds(down_ns), other=2 - running)
     if down_ns is None:
-        return f"The kiosk restarted; the match continues on {who}'s clock." + tail
-    return f"The kiosk restarted; the match continues — the {_secs(down_ns)} it was down were charged to {who}." + tail
+        return T("The kiosk restarted; the match continues on Player {number}'s clock.", number=number)
+    return T("The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}.",
+             down=_seconds(down_ns), number=number)

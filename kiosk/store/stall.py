@@ -7,6 +7,8 @@ cannot be proven and the kiosk aborts it (``match.abort(now_ns, reason)``).
 
 from __future__ import annotations
 
+from kiosk.i18n import T, Text
+
 NS_PER_S = 1_000_000_000
 
 
@@ -32,10 +34,10 @@ class StallDetector:
         self._last_ns = now_ns
         self._running = False
 
-    def beat(self, now_ns: int, clock_running: bool) -> str | None:
+    def beat(self, now_ns: int, clock_running: bool) -> Text | None:
         """Note a heartbeat at ``now_ns``; ``clock_running``: a match clock runs now.
 
-        Returns why the running clock's time cannot be proven, or None. The gap since the last
+        Returns why the running clock's time cannot be proven (a message value), or None. The gap since the last
         heartbeat counts as a clock's time when a clock ran at either end of it. A monotonic
         reading earlier than the last one is a failure only while a clock runs (RULES.md §7: with
         no clock running nothing is lost); the baseline moves to the new reading either way.
@@ -50,18 +52,17 @@ class StallDetector:
         timed = clock_running or was_running
         if gap < 0:
             if timed:
-                return f"the monotonic clock went backwards by {_seconds(-gap)}"
+                return T("the monotonic clock went backwards by {gap}", gap=_seconds(-gap))
             return None
         if timed:
             if gap > self.longest_gap_ns:
                 self.longest_gap_ns = gap
             if gap > self.limit_ns:
-                return (
-                    f"the kiosk could not take commands for {_seconds(gap)} while a clock ran "
-                    f"(the limit is {_seconds(self.limit_ns)})"
-                )
+                return T("the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})",
+                         gap=_seconds(gap), limit=_seconds(self.limit_ns))
         return None
 
 
 def _seconds(ns: int) -> str:
+    """A gap as the reasons write it ("2.0 s")."""
     return f"{ns / NS_PER_S:.1f} s"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -12,7 +13,7 @@ import pytest
 from journal_support import new_table, play_until
 
 from engine import NS_PER_S, EndReason, MatchConfig, Outcome
-from kiosk.store import journal as journal_module
+from kiosk.i18n import Text
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
@@ -23,6 +24,7 @@ from kiosk.store.journal import (
     state_dir,
 )
 from kiosk.store.resume import resume
+from kiosk.store.schema import SCHEMA_VERSION, V1
 
 S = NS_PER_S
 
@@ -33,10 +35,12 @@ def open_journal(tmp_path: Path) -> Journal:
 
 def test_a_new_journal_uses_wal_full_sync_and_the_current_schema(tmp_path: Path) -> None:
     with open_journal(tmp_path) as j:
-        conn = j._conn
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert j.schema_version == journal_module.SCHEMA_VERSION
+        with j.database.read() as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+            assert conn.execute("PRAGMA locking_mode").fetchone()[0] == "exclusive"
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert j.schema_version == SCHEMA_VERSION
         assert j.warnings == []
 
 
@@ -100,17 +104,21 @@ def test_a_damaged_last_row_is_detected_and_the_match_resumes_from_the_one_befor
     rows = j.commands(table.recorder.match_id)
     last = rows[-1]
     # bit rot / a torn page: the last row's snapshot changes under its checksum
-    j._conn.execute("UPDATE entries SET snapshot = ? WHERE match_id = ? AND seq = ?",
-                    (last.snapshot.replace('"balances":[', '"balances":[1'), last.match_id, last.seq))
+    with j.database.transaction() as conn:
+        conn.execute("UPDATE entries SET snapshot = ? WHERE match_id = ? AND seq = ?",
+                     (last.snapshot.replace('"balances":[', '"balances":[1'), last.match_id, last.seq))
     point = j.unfinished()
     assert point is not None and point.seq == last.seq - 1 and point.damaged == (last.seq,)
     assert point.snapshot == rows[-2].snapshot
     resumed = resume(j, "boot-a", table.now + S)
     assert resumed is not None and resumed.seq == last.seq - 1 and resumed.dropped == (last.seq,)
-    assert "damaged" in resumed.message
+    assert resumed.message.msgid == "{message} The last command before the power cut was damaged and was dropped."
+    # the row before the damaged one was taken with no clock running (the damaged one started it)
+    assert resumed.message.params["message"].msgid == "The kiosk restarted; no clock was running, so nothing was lost."
     kept = j.commands(table.recorder.match_id)
     assert kept[-1].step["do"] == "restart" and kept[-1].seq == last.seq  # the restart took the freed number
-    assert j._conn.execute("SELECT COUNT(*) FROM discarded_entries").fetchone()[0] == 1
+    with j.database.read() as conn:
+        assert conn.execute("SELECT seq FROM discarded_entries").fetchall() == [(last.seq,)]
     j.close()
 
 
@@ -139,7 +147,12 @@ def test_a_file_that_is_not_a_database_is_moved_aside_and_a_new_journal_starts(t
     path = tmp_path / "journal.sqlite3"
     path.write_bytes(b"this is not a database, just some words left on the card" * 100)
     j = Journal.open(path, wall_clock=lambda: 0.0)
-    assert len(j.warnings) == 1 and "moved aside to journal.sqlite3.corrupt-19700101T000000" in j.warnings[0]
+    [warning] = j.warnings
+    assert isinstance(warning, Text) and warning.msgid == (
+        "The match journal {name} could not be read ({reason}); it was moved aside to {moved} and a new journal "
+        "was started.")
+    assert warning.params == {"name": "journal.sqlite3", "reason": "file is not a database",
+                              "moved": "journal.sqlite3.corrupt-19700101T000000"}
     assert (tmp_path / "journal.sqlite3.corrupt-19700101T000000").read_bytes().startswith(b"this is not")
     assert j.unfinished() is None and j.begin_match(MatchConfig(), (None, None)) == 1
     j.close()
@@ -152,7 +165,8 @@ def test_overwritten_bytes_in_the_database_header_move_it_aside(tmp_path: Path) 
     with open(path, "r+b") as f:
         f.write(b"\xff" * 64)
     j = Journal.open(path)
-    assert "could not be read" in j.warnings[0] and j.matches() == []
+    assert j.warnings[0].msgid.startswith("The match journal {name} could not be read ({reason})")
+    assert j.matches() == []
     assert len(list(tmp_path.glob("journal.sqlite3.corrupt-*"))) == 1
     j.close()
 
@@ -180,39 +194,81 @@ def test_unknown_tables_without_a_version_are_not_a_journal(tmp_path: Path) -> N
     conn.commit()
     conn.close()
     with Journal.open(path) as j:
-        assert "no schema version" in j.warnings[0]
+        reason = j.warnings[0].params["reason"]
+        assert reason.msgid == "it holds tables ({tables}) but no schema version" and reason.params == {"tables": "something"}
 
 
 def test_a_journal_from_a_newer_program_is_left_untouched(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     Journal.open(path).close()
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE schema_version SET version = 99")
-    conn.commit()
+    conn.execute("PRAGMA user_version = 99")
     conn.close()
-    with pytest.raises(JournalCorrupt, match="newer kiosk"):
+    with pytest.raises(JournalCorrupt) as info:
         Journal.open(path)
+    assert info.value.text.msgid.startswith("The match journal {path} was written by a newer kiosk")
+    assert info.value.text.params == {"path": str(path), "version": 99, "known": SCHEMA_VERSION}
     assert path.exists() and not list(tmp_path.glob("*.corrupt-*"))
 
 
-def test_older_schemas_migrate_forward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _legacy_journal(path: Path, version: int = 1) -> None:
+    """A journal as the program wrote it before ``user_version``: its version in a table."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    for statement in V1:
+        conn.execute(statement)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    conn.execute("INSERT INTO schema_version VALUES (?)", (version,))
+    conn.execute("INSERT INTO players (name, created_wall, rating, rd, volatility) VALUES ('Ann', 1, 1600, 80, 0.06)")
+    conn.execute("INSERT INTO matches (player0, player1, created_wall, config) VALUES (1, NULL, 2, ?)",
+                 (json.dumps(MatchConfig().to_dict()),))
+    conn.commit()
+    conn.close()
+
+
+def test_a_journal_from_before_user_version_migrates_forward_with_its_data(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
+    _legacy_journal(path)
     with Journal.open(path) as j:
-        mid = j.begin_match(MatchConfig(), (None, None))
-    monkeypatch.setattr(journal_module, "_MIGRATIONS",
-                        (*journal_module._MIGRATIONS, (2, "CREATE TABLE notes (match_id INTEGER, text TEXT)")))
-    monkeypatch.setattr(journal_module, "SCHEMA_VERSION", 2)
-    with Journal.open(path) as j:
-        assert j.schema_version == 2 and j.match(mid).id == mid
-        j._conn.execute("INSERT INTO notes VALUES (1, 'x')")
+        assert j.warnings == [] and j.schema_version == SCHEMA_VERSION
+        assert j.match(1).players == (1, None)
+        with j.database.read() as conn:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            assert conn.execute("SELECT name, rating FROM players").fetchall() == [("Ann", 1600.0)]
+        assert "schema_version" not in tables and "rating_changes_player" in indexes
+    with Journal.open(path) as j:  # and it opens again at the new version, nothing left to migrate
+        assert j.schema_version == SCHEMA_VERSION and j.match(1).id == 1
+
+
+def test_a_legacy_journal_from_a_newer_program_is_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    _legacy_journal(path, version=99)
+    before = path.read_bytes()
+    with pytest.raises(JournalCorrupt, match="newer kiosk"):
+        Journal.open(path)
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_a_legacy_journal_with_an_unreadable_version_is_moved_aside(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    _legacy_journal(path, version=0)
+    with Journal.open(path, wall_clock=lambda: 0.0) as j:
+        assert j.warnings[0].params["reason"].msgid == "its schema version is unreadable"
+        assert j.matches() == []
 
 
 def test_a_second_writer_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     with open_journal(tmp_path) as j:
         j.begin_match(MatchConfig(), (None, None))
-        with pytest.raises(JournalUnavailable, match="in use by another kiosk process") as info:
+        with pytest.raises(JournalUnavailable) as info:
             open_journal(tmp_path)
         assert isinstance(info.value, OSError) and isinstance(info.value, JournalError)
+        text = info.value.text
+        assert text.msgid == "The match journal {path} cannot be used: {why}. Matches will not survive a restart."
+        assert text.params["why"].msgid == "it is in use by another kiosk process"
+        assert str(info.value) == (f"The match journal {tmp_path / 'journal.sqlite3'} cannot be used: it is in use "
+                                   "by another kiosk process. Matches will not survive a restart.")
 
 
 def _make_read_only(folder: Path) -> bool:
@@ -248,9 +304,10 @@ def test_a_read_only_folder_gives_a_clear_error(tmp_path: Path, existing: bool) 
     try:
         with pytest.raises(JournalUnavailable) as info:
             Journal.open(folder / "journal.sqlite3")
-        message = str(info.value)
-        assert str(folder) in message and ("read-only" in message or "cannot be opened" in message)
-        assert "will not survive a restart" in message
+        text = info.value.text
+        assert text.msgid == ("The match journal cannot be kept: the folder {folder} is read-only. "
+                              "Matches will not survive a restart.")
+        assert text.params == {"folder": str(folder)} and str(info.value) == str(text)
         assert isinstance(info.value, OSError)
     finally:
         _undo_read_only(folder)
@@ -259,8 +316,10 @@ def test_a_read_only_folder_gives_a_clear_error(tmp_path: Path, existing: bool) 
 def test_a_folder_that_cannot_be_created_gives_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(JournalUnavailable, match="cannot be created"):
+    with pytest.raises(JournalUnavailable) as info:
         Journal.open(blocker / "sub" / "journal.sqlite3")
+    assert info.value.text.msgid.startswith("The match journal cannot be kept: the folder {folder} cannot be created")
+    assert info.value.text.params == {"folder": str(blocker / "sub"), "error": "Not a directory"}
 
 
 def test_state_dir_prefers_systemd_then_xdg_then_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

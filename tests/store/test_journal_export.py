@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from journal_support import new_table
 
 from engine import NS_PER_S, Match
 from engine.scenario import parse_scenario, play_scenario, state_json
+from kiosk.store.audit import export_scenario, replay_states
 from kiosk.store.journal import Journal, JournalCorrupt
 from kiosk.store.resume import resume
 from kiosk.store.stall import StallDetector
@@ -86,7 +88,7 @@ def test_the_export_is_a_valid_scenario_for_the_replay_command(tmp_path: Path) -
     assert scenario["config"] == {"balances": [40, 40], "bank_ms": [20000, 20000], "delay_ms": 3000,
                                   "handover": False, "jockey": None}
     assert len(scenario["deals"]) == sum(1 for s in steps if s["do"] == "start")
-    assert steps[0]["t"] == 0 and all(a["t"] <= b["t"] for a, b in zip(steps, steps[1:]))
+    assert steps[0]["t"] == 0 and all(a["t"] <= b["t"] for a, b in itertools.pairwise(steps))
     path = tmp_path / "match.json"
     path.write_text(json.dumps(scenario))
     out = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True,
@@ -98,10 +100,31 @@ def test_the_export_is_a_valid_scenario_for_the_replay_command(tmp_path: Path) -
 def test_step_through_yields_the_state_after_each_step(tmp_path: Path) -> None:
     with Journal.open(tmp_path / "journal.sqlite3") as journal:
         match_id = play_with_restarts(journal, 3)
-        states = list(journal.replay_states(match_id))
+        states = list(replay_states(journal, match_id))
         assert len(states) == len(journal.commands(match_id))
         last_step, last_match = states[-1]
         assert state_json(last_match, round(last_step["t"] * 1_000_000)) == stored_final_state(journal, match_id)
+        assert [s.match.to_dict() for s in journal.replay_states(match_id)] == [s.match.to_dict() for s in states]
+
+
+def test_each_replayed_state_is_independent_of_the_steps_after_it(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        table = new_table(journal, seed=11)
+        while table.step():
+            pass
+        match_id = table.recorder.match_id
+        replay = replay_states(journal, match_id)
+        first = next(replay)
+        first_state = json.loads(json.dumps(first.match.to_dict()))
+        first_step = json.loads(json.dumps(first.step))
+        rest = list(replay)  # play every later step
+        assert first.step == first_step and first.match.to_dict() == first_state
+        assert first.match.round == 1 and rest[-1].match.is_over and not first.match.is_over
+        assert len({id(s.match) for s in [first, *rest]}) == 1 + len(rest)
+        # each yielded state equals a fresh replay stopped at that step
+        for n in (0, len(rest) // 2):
+            again = list(itertools.islice(replay_states(journal, match_id), n + 1))[-1]
+            assert [first, *rest][n].match.to_dict() == again.match.to_dict()
 
 
 def test_a_damaged_row_stops_the_export(tmp_path: Path) -> None:
@@ -109,6 +132,9 @@ def test_a_damaged_row_stops_the_export(tmp_path: Path) -> None:
         table = new_table(journal, seed=1)
         for _ in range(5):
             table.step()
-        journal._conn.execute("UPDATE entries SET step = '{\"do\":\"pass\"}' WHERE seq = 2")
-        with pytest.raises(JournalCorrupt, match="row 2 is damaged"):
-            journal.export_scenario(table.recorder.match_id)
+        with journal.database.transaction() as conn:
+            conn.execute("UPDATE entries SET step = '{\"do\":\"pass\"}' WHERE seq = 2")
+        with pytest.raises(JournalCorrupt) as info:
+            export_scenario(journal, table.recorder.match_id)
+        assert info.value.text.params == {"match": table.recorder.match_id, "seq": 2}
+        assert str(info.value) == f"match {table.recorder.match_id}: row 2 is damaged; the match cannot be exported whole"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import EndReason, MatchConfig, Outcome
-from kiosk.store.journal import Journal, JournalUsageError
+from kiosk.store.journal import Entry, Journal, JournalUsageError
 from kiosk.store.players import PlayerNameError, Players, is_rated
 from kiosk.store.ratings import Rating, rate_match
 
@@ -34,16 +34,26 @@ def test_names_are_cleaned_unique_and_renamable(journal: Journal) -> None:
     players = Players(journal)
     ann = players.create("  Ann   Lee ")
     assert ann.name == "Ann Lee" and ann.rating == 1500 and ann.rd == 350 and ann.games == 0
-    with pytest.raises(PlayerNameError, match="taken"):
+    with pytest.raises(PlayerNameError) as info:
         players.create("ann lee")
-    for bad in ("", "   ", "x" * 21, "Guest", "a\x07b"):
-        with pytest.raises(PlayerNameError):
+    assert info.value.text.msgid == 'The name "{name}" is taken: pick it from the list or choose another.'
+    assert info.value.text.params == {"name": "ann lee"}
+    for bad, msgid, params in (
+        ("", "Type a name first.", {}),
+        ("   ", "Type a name first.", {}),
+        ("x" * 21, "A name has at most {n} characters.", {"n": 20}),
+        ("Guest", '"Guest" is reserved for players without a name.', {}),
+        ("a\x07b", "A name cannot contain control characters.", {}),
+    ):
+        with pytest.raises(PlayerNameError) as info:
             players.create(bad)
+        assert (info.value.text.msgid, info.value.text.params) == (msgid, params)
     bo = players.create("Bo")
     assert [p.name for p in players.list()] == ["Ann Lee", "Bo"]
     assert players.rename(bo.id, "Bob").name == "Bob" and players.find("BOB").id == bo.id
-    with pytest.raises(PlayerNameError):
+    with pytest.raises(PlayerNameError) as info:
         players.rename(bo.id, "ANN LEE")
+    assert info.value.text.msgid == 'The name "{name}" is taken.' and info.value.text.params == {"name": "ANN LEE"}
     with pytest.raises(JournalUsageError):
         players.get(999)
 
@@ -86,11 +96,74 @@ def test_leaderboard_orders_by_rating_then_games(journal: Journal) -> None:
     assert [p.rating for p in board] == sorted((p.rating for p in board), reverse=True)
     # equal ratings: more rated games first
     eve, fay = players.create("Eve"), players.create("Fay")
-    journal._conn.execute("UPDATE players SET rating = 1600, games = 3 WHERE id = ?", (eve.id,))
-    journal._conn.execute("UPDATE players SET rating = 1600, games = 7 WHERE id = ?", (fay.id,))
+    with journal.database.transaction() as conn:
+        conn.execute("UPDATE players SET rating = 1600, games = 3 WHERE id = ?", (eve.id,))
+        conn.execute("UPDATE players SET rating = 1600, games = 7 WHERE id = ?", (fay.id,))
     names = [p.name for p in players.leaderboard() if p.rating == 1600]
     assert names == ["Fay", "Eve"]
-    assert all(p.games >= 1 for p in players.leaderboard(min_games=1))
+    assert {p.name for p in players.leaderboard(min_games=1)} == {"Ann", "Bo", "Cy", "Di", "Eve", "Fay"}
+    assert [p.name for p in players.leaderboard(min_games=4)] == ["Fay"]
+    assert [p.name for p in players.leaderboard(limit=2)] == [p.name for p in board[:2]]
+
+
+def test_the_leaderboard_is_one_query_with_each_players_rated_wins_and_losses(journal: Journal) -> None:
+    players = Players(journal)
+    ann, bo, cy, di = (players.create(n) for n in ("Ann", "Bo", "Cy", "Di"))
+    play(journal, ann.id, bo.id, WIN0)
+    play(journal, ann.id, cy.id, WIN0)
+    play(journal, cy.id, ann.id, WIN0)  # Cy wins this one
+    play(journal, bo.id, cy.id, ABORT)  # never rated
+    play(journal, di.id, None, WIN0)    # a guest: never rated
+    statements: list[str] = []
+    journal.database.connection.set_trace_callback(statements.append)
+    try:
+        board = players.leaderboard()
+    finally:
+        journal.database.connection.set_trace_callback(None)
+    assert len(statements) == 1 and statements[0].startswith("SELECT")
+    record = {p.name: (p.games, p.wins, p.losses) for p in board}
+    assert record == {"Ann": (3, 2, 1), "Bo": (1, 0, 1), "Cy": (2, 1, 1), "Di": (0, 0, 0)}
+    assert [(p.name, p.rating) for p in board] == [(p.name, players.get(p.id).rating) for p in board]
+    assert [p.name for p in board] == ["Cy", "Ann", "Di", "Bo"]  # Cy's upset win over Ann counts most
+
+
+def _fail_on(journal: Journal, table: str, event: str) -> None:
+    """A trigger that makes the next ``event`` on ``table`` fail, as a full disk or a bug would."""
+    with journal.database.transaction() as conn:
+        conn.execute(f"CREATE TRIGGER injected_failure BEFORE {event} ON {table} "
+                     "BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
+
+
+def test_a_rating_that_fails_leaves_the_match_unfinished(journal: Journal) -> None:
+    players = Players(journal)
+    ann, bo = players.create("Ann"), players.create("Bo")
+    mid = journal.begin_match(MatchConfig(), (ann.id, bo.id), wall_s=1000.0)
+    for seq in (1, 2):
+        journal.record(mid, seq, {"do": "tick"}, f"s{seq}", seq, "b", 1.0)
+    _fail_on(journal, "rating_changes", "INSERT")
+    with pytest.raises(JournalUsageError) as info:
+        journal.finish(mid, WIN0, wall_s=1060.0)
+    assert info.value.text.params == {"error": "injected failure"}
+    record = journal.match(mid)
+    assert not record.finished and record.winner is None and record.ended_wall is None
+    assert [e.snapshot for e in journal.commands(mid)] == ["s1", "s2"]  # nothing of the finish was kept
+    assert (players.get(ann.id).games, players.get(ann.id).rating) == (0, 1500.0)
+    assert journal.unfinished().match_id == mid
+
+
+def test_a_finish_that_fails_leaves_the_players_unrated(journal: Journal) -> None:
+    players = Players(journal)
+    ann, bo = players.create("Ann"), players.create("Bo")
+    mid = journal.begin_match(MatchConfig(), (ann.id, bo.id), wall_s=1000.0)
+    journal.record(mid, 1, {"do": "tick"}, "s1", 1, "b", 1.0)
+    _fail_on(journal, "entries", "UPDATE")  # the finish's second statement (dropping old snapshots)
+    with pytest.raises(JournalUsageError):
+        journal.record_many(mid, 2, [Entry({"do": "tick"}, "s2", 2, "b", 1.0)], outcome=WIN0, wall_s=1060.0)
+    assert not journal.match(mid).finished and [e.seq for e in journal.commands(mid)] == [1]
+    for p in (ann, bo):
+        assert players.get(p.id).games == 0 and players.get(p.id).rating == 1500.0
+    with journal.database.read() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM rating_changes").fetchone()[0] == 0
 
 
 def test_history_lists_date_opponent_result_reason_and_rating_change(journal: Journal) -> None:
@@ -101,6 +174,7 @@ def test_history_lists_date_opponent_result_reason_and_rating_change(journal: Jo
     m3 = play(journal, ann.id, None, WIN1, wall=3000.0)
     m4 = play(journal, ann.id, bo.id, ABORT, wall=4000.0)
     m5 = journal.begin_match(MatchConfig(), (bo.id, ann.id), wall_s=5000.0)
+    journal.record(m5, 1, {"do": "tick"}, "s1", 1, "b", 5001.0)
     rows = players.history(ann.id)
     assert [r.match_id for r in rows] == [m5, m4, m3, m2, m1]
     by = {r.match_id: r for r in rows}
@@ -109,7 +183,7 @@ def test_history_lists_date_opponent_result_reason_and_rating_change(journal: Jo
     assert by[m2].result == "win" and by[m2].seat == 1 and by[m2].reason == "resign" and by[m2].rating_change > 0
     assert by[m3].result == "loss" and by[m3].opponent == "Guest" and not by[m3].rated and by[m3].rating_change is None
     assert by[m4].result == "aborted" and by[m4].rating_change is None and "machine restarted" in by[m4].detail
-    assert by[m5].result == "unfinished"
+    assert by[m5].result == "unfinished" and by[m5].entries == 1 and by[m1].entries == 0
     bo_rows = {r.match_id: r for r in players.history(bo.id)}
     assert bo_rows[m1].result == "loss" and bo_rows[m1].rating_change < 0
     assert players.get(ann.id).rating == pytest.approx(1500 + by[m1].rating_change + by[m2].rating_change)

@@ -47,7 +47,11 @@ def test_same_boot_the_clock_continues_and_the_downtime_is_charged(journal: Jour
     t0 = m.decision_started_ns()
     used = max(0, table.now + down - t0 - m.config.delay_ns)
     assert r.match.bank_ns(player, table.now + down) == max(0, m._clock._banks[player] - used)
-    assert r.match.bank_ns(player, table.now + down) < before or used == 0
+    assert used >= down - m.config.delay_ns > 0  # the decision began before the crash: 12 s − delay at least
+    assert r.match.bank_ns(player, table.now + down) < before
+    assert r.message.msgid == (
+        "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}.")
+    assert r.message.params == {"down": "12 s", "number": player + 1}
     assert r.message == f"The kiosk restarted; the match continues — the 12 s it was down were charged to Player {player + 1}."
     assert r.down_ns == down
     row = journal.commands(r.match_id)[-1]
@@ -61,7 +65,9 @@ def test_same_boot_a_long_downtime_ends_the_match_on_time(journal: Journal) -> N
     assert r is not None and r.match.is_over
     o = r.match.outcome
     assert o.reason is EndReason.TIME and o.winner == 1 - player and o.rated
-    assert f"Player {player + 1}'s time ran out while it was down" in r.message
+    assert r.message.msgid == ("The kiosk restarted; Player {number}'s time ran out while it was down ({down}): "
+                               "Player {other} wins on time.")
+    assert r.message.params == {"number": player + 1, "down": "600 s", "other": 2 - player}
     record = journal.match(r.match_id)
     assert record.finished and record.reason == "time" and record.winner == 1 - player
 
@@ -76,6 +82,9 @@ def test_another_boot_while_a_clock_runs_aborts_unrated_and_records_why(journal:
     assert r is not None and r.aborted
     o = r.match.outcome
     assert o.winner is None and not o.rated and "machine restarted" in o.detail
+    assert r.message.msgid == ("The machine restarted while Player {number}'s clock was running: "
+                               "the match is aborted without a result.")
+    assert r.message.params == {"number": player + 1}
     assert r.message == (f"The machine restarted while Player {player + 1}'s clock was running: "
                          "the match is aborted without a result.")
     assert r.match.bank_ns(player, 5 * S) == bank  # the unproven decision is charged nothing
@@ -94,7 +103,7 @@ def test_another_boot_with_no_clock_running_continues(journal: Journal) -> None:
     state = table.match.to_dict()
     r = resume(journal, "boot-b", 3 * S)
     assert r is not None and not r.match.is_over
-    assert "nothing was lost" in r.message
+    assert r.message.msgid == "The kiosk restarted; no clock was running, so nothing was lost." and not r.message.params
     after = r.match.to_dict()
     for key in ("phase", "hands", "boneyard", "balances", "layout", "to_act", "clock"):
         assert after[key] == state[key]
@@ -113,8 +122,10 @@ def test_another_boot_with_no_clock_running_continues(journal: Journal) -> None:
 def test_a_monotonic_clock_that_went_backwards_in_the_same_boot_aborts(journal: Journal) -> None:
     table = running_table(journal)
     r = resume(journal, "boot-a", table.now - 1 * S)
-    assert r is not None and r.aborted and "went backwards" in r.match.outcome.detail
-    assert "clock went backwards" in r.message
+    assert r is not None and r.aborted and r.match.outcome.detail == "the monotonic clock went backwards"
+    assert r.message.msgid == ("The kiosk's clock went backwards while Player {number}'s clock was running: "
+                               "the match is aborted without a result.")
+    assert r.message.params == {"number": table.match.clock_running + 1}
 
 
 def test_a_match_that_had_not_started_comes_back_ready(journal: Journal) -> None:
@@ -122,6 +133,7 @@ def test_a_match_that_had_not_started_comes_back_ready(journal: Journal) -> None
     r = resume(journal, "boot-a", 1 * S)
     assert r is not None and r.match_id == mid and r.seq == 0 and r.match.phase.value == "ready"
     assert r.match.config.balances == (50, 50) and isinstance(r.match, RecordingMatch)
+    assert r.message.msgid == "The kiosk restarted before the match began; press Start when ready."
 
 
 def test_nothing_to_resume(journal: Journal) -> None:
@@ -131,14 +143,19 @@ def test_nothing_to_resume(journal: Journal) -> None:
 def test_a_snapshot_that_cannot_be_restored_closes_the_match(journal: Journal) -> None:
     mid = journal.begin_match(MatchConfig(), (None, None))
     journal.record(mid, 1, {"do": "start"}, '{"version": 999}', 1, "boot-a", 1.0)
-    with pytest.raises(ResumeFailed, match="could not be restored"):
+    with pytest.raises(ResumeFailed) as info:
         resume(journal, "boot-a", 2)
+    assert info.value.text.msgid == ("The kiosk restarted but the unfinished match could not be restored ({error}); "
+                                     "it was closed without a result.")
+    assert info.value.text.params == {"error": "'boot_id'"}  # the snapshot has no boot id: a KeyError
+    assert str(info.value) == ("The kiosk restarted but the unfinished match could not be restored ('boot_id'); "
+                               "it was closed without a result.")
     assert journal.match(mid).finished and journal.match(mid).reason == "aborted"
 
 
 def test_resume_then_play_on_then_resume_again(journal: Journal) -> None:
     table = running_table(journal, seed=9)
-    for restart in range(3):
+    for _restart in range(3):
         r = resume(journal, "boot-a", table.now + 2 * S)
         if r is None or r.match.is_over:
             break
@@ -150,23 +167,3 @@ def test_resume_then_play_on_then_resume_again(journal: Journal) -> None:
                 break
     rows = journal.commands(table.recorder.match_id)
     assert [e.seq for e in rows] == list(range(1, len(rows) + 1)) and all(e.intact for e in rows)
-
-
-def test_commits_can_run_on_a_worker_thread_in_order(journal: Journal) -> None:
-    from kiosk.store.recorder import CommitWorker
-
-    table = new_table(journal, seed=6)
-    worker = CommitWorker()
-    futures = []
-    for _ in range(30):
-        table.now += 1 * S
-        table.session.tick(table.now)
-        if table.match.is_over:
-            break
-        assert table.session.command(table.rng.choice(table.match.legal_actions()), table.now)
-        futures.append(worker.submit(table.recorder, table.recorder.prepare(table.match, table.now)))
-    assert sum(f.result(timeout=30) for f in futures) >= 30
-    worker.close()
-    rows = journal.commands(table.recorder.match_id)
-    assert [e.seq for e in rows] == list(range(1, len(rows) + 1)) and all(e.intact for e in rows)
-    assert rows[-1].snapshot == save_text(table.match)

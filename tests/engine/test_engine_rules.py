@@ -216,6 +216,9 @@ LINE_4_VS_18 = line_layout(  # hands [1|3] (4) and [1|4] [3|4] [3|3] (18): open 
 LINE_17 = line_layout(  # hands [2|3] (5) and [2|6] [3|6] (17): open ends 0 and 0
     "0|0 0|6 6|6 5|6 5|5 4|5 4|6 1|6 1|5 3|5 3|4 4|4 2|4 2|5 0|5 0|4 1|4 1|3 3|3 0|3 0|2 2|2 1|2 1|1 0|1"
 )
+LINE_0_VS_2 = line_layout(  # hands [0|0] (0) and [1|1] (2): open ends 6 and 6
+    "6|6 0|6 0|1 1|2 0|2 0|3 1|3 1|4 0|4 0|5 1|5 1|6 2|6 2|2 2|3 3|3 3|4 2|4 2|5 3|5 3|6 4|6 4|4 4|5 5|5 5|6"
+)
 LINE_6_VS_6 = line_layout(  # hands [2|4] (6) and [0|2] [0|4] (6): open ends 1 and 1
     "1|1 1|6 6|6 5|6 5|5 4|5 4|6 3|6 3|5 2|5 2|6 0|6 0|5 1|5 1|4 4|4 3|4 3|3 2|3 2|2 1|2 1|3 0|3 0|0 0|1"
 )
@@ -646,8 +649,9 @@ def test_after_a_domino_the_next_round_opens_by_auction() -> None:
         (("1|3", "1|4 3|4 3|3"), LINE_4_VS_18, 0, 20),  # 4 vs 18 -> 20
         (("2|6 3|6", "2|3"), LINE_17, 1, 15),  # 17 vs 5 -> 15
         (("2|4", "0|2 0|4"), LINE_6_VS_6, None, 0),  # 6 vs 6 -> 0
+        (("0|0", "1|1"), LINE_0_VS_2, None, 0),  # 0 vs 2: 2 rounds to 0, a zero transfer: no event
     ],
-    ids=["4-vs-18-pays-20", "17-pays-15", "6-vs-6-pays-0"],
+    ids=["4-vs-18-pays-20", "17-pays-15", "6-vs-6-pays-0", "0-vs-2-rounds-to-0"],
 )
 def test_blocked_round_lighter_hand_gets_heavier_total_rounded(hands, line, lighter, points) -> None:
     m = _edited(hands, line)

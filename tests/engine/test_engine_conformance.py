@@ -83,3 +83,41 @@ def test_refused_steps_still_exit_0(tmp_path: Path, capsys: pytest.CaptureFixtur
         {"ok": False, "error": "no_deal", "message": result["steps"][1]["message"]},
     ]
     assert result["state"]["phase"] == "ready" and result["state"]["round"] == 0
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"do": "play", "player": 0, "tile": "9|9"},
+        {"do": "play", "player": 0, "tile": "1|4", "at": ["1|4", "middle"]},
+        {"do": "play", "player": 0, "tile": "1|4", "at": "1|4 low"},
+        {"do": "bid", "player": 1, "amount": "lots"},
+        {"do": "draw", "player": 7},
+        {"do": "accept"},
+        {"do": "start"},
+    ],
+    ids=["unknown-tile", "unknown-slot", "bad-at", "bad-amount", "bad-player", "no-player", "start"],
+)
+def test_after_the_match_is_over_every_step_is_refused_as_match_over_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], step: dict[str, object]
+) -> None:
+    """The refusal order: match over before a malformed step (also when the clock ended the match)."""
+    for ending in ({"t": 5, "player": 0, "do": "resign"}, {"t": 200_000, "do": "tick"}):
+        scenario = tmp_path / "over.json"
+        steps = [{"t": 0, "do": "start"}, ending, {"t": 300_000, **step}]
+        scenario.write_text(json.dumps({"deals": [json.loads(SCENARIOS[0].read_text())["deals"][0]], "steps": steps}))
+        assert replay_main([str(scenario)]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["state"]["phase"] == "match_over"
+        assert result["steps"][2]["ok"] is False and result["steps"][2]["error"] == "match_over"
+
+
+def test_a_malformed_step_before_the_match_is_over_is_malformed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "bad-step.json"
+    deal = json.loads(SCENARIOS[0].read_text())["deals"][0]
+    steps = [{"t": 0, "do": "start"}, {"t": 1, "player": 0, "do": "play", "tile": "9|9"},
+             {"t": 2, "player": 1, "do": "bid", "amount": 15.5}, {"t": 3, "player": True, "do": "draw"}]
+    scenario.write_text(json.dumps({"deals": [deal], "steps": steps}))
+    assert replay_main([str(scenario)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [s.get("error") for s in result["steps"]] == [None, "unknown_tile", "malformed", "malformed"]

@@ -272,11 +272,11 @@ def test_malformed_deals_are_refused() -> None:
     with pytest.raises(Malformed):  # a hand of 6
         Deal.from_names([good["hands"][0][:6], good["hands"][1]], good["boneyard"])
     with pytest.raises(Malformed):  # a tile twice, another missing
-        Deal.from_names([good["hands"][0][:6] + [good["hands"][1][0]], good["hands"][1]], good["boneyard"])
+        Deal.from_names([[*good["hands"][0][:6], good["hands"][1][0]], good["hands"][1]], good["boneyard"])
     with pytest.raises(Malformed):  # three hands
         Deal.from_names([good["hands"][0], good["hands"][1], []], good["boneyard"])
     with pytest.raises(UnknownTile):
-        Deal.from_names([good["hands"][0][:6] + ["7|7"], good["hands"][1]], good["boneyard"])
+        Deal.from_names([[*good["hands"][0][:6], "7|7"], good["hands"][1]], good["boneyard"])
     with pytest.raises(Malformed):  # boneyard of 13
         Deal.from_names(good["hands"], good["boneyard"][:13])
     m = Match()
@@ -374,7 +374,7 @@ def test_figure_0_0_alone_counts_0_and_moves_nothing() -> None:
 
 
 def test_figure_2_2_alone_counts_4_and_moves_nothing() -> None:
-    layout, counts = _layout(("2|2", None))
+    _, counts = _layout(("2|2", None))
     assert counts == [4]  # an opening double counts both halves once, not four times
     m = started(MatchConfig(jockey=1), d=deal("0|1 0|2 0|3 0|4 0|5 0|6 1|1", "2|2 1|2 1|3 1|4 1|5 1|6 2|3"))
     m.apply(Decline(0), 1 * S)
@@ -1145,14 +1145,26 @@ def test_damaged_snapshot_raises_snapshot_error() -> None:
         restore_text("{not json", boot_id="boot-A", now_ns=3 * S)
     with pytest.raises(SnapshotError):
         restore_text("[1, 2]", boot_id="boot-A", now_ns=3 * S)
+    def pop_hands(d: dict) -> None:
+        del d["hands"]
+
+    def tile_twice(d: dict) -> None:
+        d["hands"][0][0] = d["hands"][1][0]
+
+    damages = [
+        pop_hands,
+        tile_twice,
+        lambda d: d.update(balances=[150, 151]),
+        lambda d: d["layout"].append(["5|5", ["1|2", "low"]]),  # an impossible placement
+        lambda d: d.update(phase="coffee"),
+        lambda d: d.update(version=99),
+        lambda d: d["hands"][1].__setitem__(0, "9|9"),
+    ]
     damaged = []
-    d = copy.deepcopy(good); del d["hands"]; damaged.append(d)
-    d = copy.deepcopy(good); d["hands"][0][0] = d["hands"][1][0]; damaged.append(d)  # a tile twice
-    d = copy.deepcopy(good); d["balances"] = [150, 151]; damaged.append(d)
-    d = copy.deepcopy(good); d["layout"].append(["5|5", ["1|2", "low"]]); damaged.append(d)  # impossible
-    d = copy.deepcopy(good); d["phase"] = "coffee"; damaged.append(d)
-    d = copy.deepcopy(good); d["version"] = 99; damaged.append(d)
-    d = copy.deepcopy(good); d["hands"][1][0] = "9|9"; damaged.append(d)
+    for damage in damages:
+        d = copy.deepcopy(good)
+        damage(d)
+        damaged.append(d)
     for bad in damaged:
         with pytest.raises(SnapshotError) as info:
             Match.restore(bad, boot_id="boot-A", now_ns=3 * S)

@@ -12,7 +12,7 @@ import builtins
 import sqlite3
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,14 +114,16 @@ def _no_player(player_id: int) -> StoreUsageError:
 class Players:
     """The named players: create, list, rename, leaderboard and history."""
 
-    def __init__(self, store: Database | HasDatabase) -> None:
-        """``store``: the database, or anything stored in it (a ``Journal``)."""
+    def __init__(self, store: Database | HasDatabase, *, wall_clock: Callable[[], float] = time.time) -> None:
+        """``store``: the database, or anything stored in it (a ``Journal``); ``wall_clock``: for
+        players created without an explicit ``wall_s``."""
         self.database = database_of(store)
+        self.wall_clock = wall_clock
 
     def create(self, name: str, *, wall_s: float | None = None) -> Player:
         """A new player with the default rating (1500, RD 350); PlayerNameError if the name is taken."""
         text = clean_name(name)
-        wall = time.time() if wall_s is None else float(wall_s)
+        wall = float(self.wall_clock()) if wall_s is None else float(wall_s)
         with self.database.transaction() as conn:
             if conn.execute("SELECT 1 FROM players WHERE name = ?", (text,)).fetchone() is not None:
                 raise PlayerNameError(T('The name "{name}" is taken: pick it from the list or choose another.',

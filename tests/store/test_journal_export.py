@@ -60,7 +60,7 @@ def play_with_restarts(journal: Journal, seed: int) -> int:
             stall.beat(table.now, True)
             table.now += 3 * S + 17  # the loop was stuck
             reason = stall.beat(table.now, True)
-            assert reason is not None
+            assert reason is not None and reason.msgid.startswith("the kiosk could not take commands for {gap}")
             table.match.abort(table.now, reason)
             table.recorder.sync(table.match, table.now)
             return table.recorder.match_id

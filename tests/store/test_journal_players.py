@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from journal_support import new_table
 
 from engine import EndReason, MatchConfig, Outcome
 from kiosk.store.journal import Entry, Journal, JournalUsageError
@@ -187,3 +188,25 @@ def test_history_lists_date_opponent_result_reason_and_rating_change(journal: Jo
     bo_rows = {r.match_id: r for r in players.history(bo.id)}
     assert bo_rows[m1].result == "loss" and bo_rows[m1].rating_change < 0
     assert players.get(ann.id).rating == pytest.approx(1500 + by[m1].rating_change + by[m2].rating_change)
+
+
+def test_a_final_sync_that_fails_keeps_its_rows_and_a_retry_finishes_and_rates(journal: Journal) -> None:
+    players = Players(journal)
+    ann, bo = players.create("Ann"), players.create("Bo")
+    table = new_table(journal, seed=2, players=(ann.id, bo.id))
+    _fail_on(journal, "rating_changes", "INSERT")
+    with pytest.raises(JournalUsageError):
+        while table.step():
+            pass
+    mid = table.recorder.match_id
+    assert table.match.is_over and not journal.match(mid).finished and not table.recorder.finished
+    stored = len(journal.commands(mid))
+    assert table.recorder.next_seq == stored + 1  # the failed batch took no numbers
+    with journal.database.transaction() as conn:
+        conn.execute("DROP TRIGGER injected_failure")
+    written = table.recorder.sync(table.match, table.now)
+    assert written >= 1 and len(journal.commands(mid)) == stored + written
+    record = journal.match(mid)
+    assert record.finished and record.winner == table.match.outcome.winner and record.rated
+    assert [e.seq for e in journal.commands(mid)] == list(range(1, table.recorder.next_seq))
+    assert players.get(ann.id).games == players.get(bo.id).games == 1

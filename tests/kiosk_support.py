@@ -1,18 +1,45 @@
-"""Helpers shared by the kiosk's drawing tests."""
+"""Helpers shared by the kiosk's app tests: taps by intent, drawing with the text fits recorded."""
 
 from __future__ import annotations
 
+import pygame
+
 from kiosk.app import App
+from kiosk.table.intents import Intent
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
+from kiosk.ui.widgets import Hotspot
+
+
+def spot_for(app: App, wanted: Intent | type[Intent]) -> Hotspot | None:
+    """A hotspot with intent ``wanted`` (an intent, or any intent of that type) that a tap at its
+    centre hits (nothing drawn over it), or None."""
+    for spot in app.hotspots:
+        if spot.intent == wanted or (isinstance(wanted, type) and isinstance(spot.intent, wanted)):
+            if app.stage.hit(spot.rect.center) is spot:
+                return spot
+    return None
+
+
+def intents_on_screen(app: App, kind: type[Intent] = Intent) -> list[Intent]:
+    """The intents of the hotspots on screen (of one type), in drawing order."""
+    return [spot.intent for spot in app.hotspots if isinstance(spot.intent, kind)]
+
+
+def tap(app: App, wanted: Intent | type[Intent]) -> None:
+    """Post a real mouse click at the centre of the hotspot with this intent, then run a frame."""
+    spot = spot_for(app, wanted)
+    assert spot is not None, f"no hotspot {wanted} on screen: {intents_on_screen(app)}"
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
 
 
 def draw_recorded(app: App, clock: FakeClock) -> list[theme.Fit]:
     """Draw the whole screen once and return every text fit the drawing measured."""
     theme.RECORDER = []
     try:
-        app._drawn_key = None
-        app.draw(clock.now())
+        app.draw(clock.now(), full=True)
         return theme.RECORDER
     finally:
         theme.RECORDER = None

@@ -44,7 +44,7 @@ def frame_times(size: tuple[int, int], samples: int) -> tuple[list[float], list[
     clock = FakeClock(NS_PER_S)
     app = App(_config(), clock=clock, size=size, hardware_backend="mock", rng=random.Random(1))
     try:
-        app.new_match()
+        app.controller.new_match()
         session = app.session
         assert session is not None
         play_until(session, clock, lambda m: m.phase is Phase.PLAY and len(m.layout) >= 17, seed=5)
@@ -70,7 +70,7 @@ def idle_cpu(seconds: float) -> float:
     """Share of one core the real frame loop uses while a clock runs and nobody touches anything."""
     app = App(_config(), clock=MonotonicClock(), size=(800, 480), hardware_backend="mock", rng=random.Random(1))
     try:
-        app.new_match()
+        app.controller.new_match()
         assert app.session is not None
         app.session.press(0, Button.ACCEPT, app.clock.now())
         end = time.monotonic() + seconds
@@ -91,7 +91,7 @@ def press_to_frame(presses: int) -> list[float]:
         pins = {(b.player, b.button): b.pin for b in app.config.hardware.buttons}
         pin = app.ports.pin_factory.pin(pins[(0, Button.ACCEPT)])
         for _ in range(presses):
-            app.new_match()
+            app.controller.new_match()
             app.step(wait=False)
             before = app.full_redraws
             pressed = time.perf_counter()

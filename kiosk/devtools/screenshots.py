@@ -28,9 +28,9 @@ from kiosk.i18n import LANGUAGES, next_language
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.store.recorder import new_recorded_match
+from kiosk.table import intents as do
 from kiosk.table.session import GameSession, match_config
 from kiosk.timesource import FakeClock
-from kiosk.ui.view import ChipFlight
 
 SIZES = ((800, 480), (1280, 800))
 ORIENTATIONS = ("table", "upright")
@@ -106,17 +106,16 @@ def demo_journal() -> Journal:
 def with_journal(app: App) -> None:
     """Give the app the demonstration journal (names, leaderboard, history, replay)."""
     journal = demo_journal()
-    if app.journal is not journal:
-        app.journal = journal
-        app.player_screens = type(app.player_screens)(journal, app.ui)
+    if app.controller.journal is not journal:
+        app.controller.use_journal(journal)
 
 
 def _fresh(app: App, **changes: object) -> GameSession:
-    app.new_match()
+    app.controller.new_match()
     s = app.session
     assert s is not None
     if changes:
-        s.match = Match(replace(match_config(app.config.match), **changes), boot_id=app.boot_id)  # type: ignore[arg-type]
+        s.adopt(Match(replace(match_config(app.config.match), **changes), boot_id=app.controller.boot_id))  # type: ignore[arg-type]
     return s
 
 
@@ -127,15 +126,15 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     with_journal(app)
 
     def home() -> None:
-        app.go_home()
+        app.controller.go_home()
 
     def settings() -> None:
-        app.go_home()
-        app.do(("settings",), clock.now())
+        app.controller.go_home()
+        app.do(do.OpenSettings(), clock.now())
 
     def home_help() -> None:
-        app.go_home()
-        app.do(("help",), clock.now())
+        app.controller.go_home()
+        app.do(do.OpenHelp(), clock.now())
 
     def ready() -> None:
         _fresh(app)
@@ -187,26 +186,26 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         play_until(s, clock, lambda m: len(s.events) > 0 and isinstance(s.events[-1], Transfer)
                    and s.events[-1].points >= 10, seed=4)
         event = s.events[-1]
-        app._events_seen = len(s.events)
-        app.flight = ChipFlight(event.payer, event.payee, event.points, clock.now() - 300_000_000)
+        assert isinstance(event, Transfer)
+        app.controller.show_flight(event, clock.now() - 300_000_000)
 
     def play_help() -> None:
         play_late()
-        app.do(("help",), clock.now())
+        app.do(do.OpenHelp(), clock.now())
 
     def help_counting() -> None:  # the page with the first worked layouts, over the play screen
         play_help()
         app.draw(clock.now())
         for page in range(1, 30):
-            if any(s.intent[:2] == ("ui", "help_page") and s.intent[2] == page for s in app.view.hotspots):
-                app.do(("ui", "help_page", page), clock.now())
+            if do.HelpPage(page) in {s.intent for s in app.hotspots}:
+                app.do(do.HelpPage(page), clock.now())
                 app.draw(clock.now())
-                if app.view.help_has_figures:
+                if app.stage.help_has_figures():
                     return
 
     def resign_confirm() -> None:
         play_opening()
-        app.do(("resign", 0), clock.now())
+        app.do(do.Resign(0), clock.now())
 
     def settlement_domino() -> None:
         s = _fresh(app, handover=False, balances=(300, 300))
@@ -232,12 +231,12 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s = _fresh(app, handover=False)
         s.command(Start(None), clock.advance(1))
         s.match.abort(clock.advance(1), "the machine restarted while a clock was running")
-        s.version += 1
 
     def named(first: str | None, second: str | None) -> Players:
         with_journal(app)
-        app.go_home()
-        players = Players(app.player_screens.journal)  # type: ignore[arg-type]
+        app.controller.go_home()
+        assert app.controller.journal is not None
+        players = Players(app.controller.journal)
         _fresh(app)
         app.ui.records.chosen = [None if n is None else players.find(n) for n in (first, second)]
         return players
@@ -247,44 +246,44 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
 
     def picker() -> None:  # player 2 picks (turned toward them in table mode); Anna sits in seat 1
         named("Anna", None)
-        app.do(("players", "open_picker", 1), clock.now())
+        app.do(do.OpenPicker(1), clock.now())
 
     def keyboard() -> None:  # player 1 types a new name
         named(None, "Bogdan")
-        app.do(("players", "open_picker", 0), clock.now())
-        app.do(("players", "new", 0), clock.now())
+        app.do(do.OpenPicker(0), clock.now())
+        app.do(do.NewPlayer(0), clock.now())
         for ch in "GUSTAV":
-            app.do(("players", "key", ch), clock.now())
+            app.do(do.Key(ch), clock.now())
 
     def keyboard_taken() -> None:  # a name that is taken: the reason under the field
         named(None, None)
-        app.do(("players", "open_picker", 0), clock.now())
-        app.do(("players", "new", 0), clock.now())
+        app.do(do.OpenPicker(0), clock.now())
+        app.do(do.NewPlayer(0), clock.now())
         for ch in "CHLOE":
-            app.do(("players", "key", ch), clock.now())
-        app.do(("players", "ok"), clock.now())
+            app.do(do.Key(ch), clock.now())
+        app.do(do.ConfirmName(), clock.now())
 
     def leaderboard() -> None:
         with_journal(app)
-        app.go_home()
-        app.do(("players", "leaderboard"), clock.now())
+        app.controller.go_home()
+        app.do(do.OpenLeaderboard(), clock.now())
 
     def history() -> None:
         leaderboard()
         first = app.ui.records.board[0].player
-        app.do(("players", "history", first.id), clock.now())
+        app.do(do.OpenHistory(first.id), clock.now())
 
     def replay() -> None:  # a step in the middle of a round
         history()
         row = next(h for h in app.ui.records.history if h.result in ("win", "loss") and h.reason == "balance")
-        app.do(("players", "replay", row.match_id), clock.now())
+        app.do(do.OpenReplay(row.match_id), clock.now())
         steps = app.ui.records.replay
         middle = next(i for i, st in enumerate(steps) if st.step.get("do") == "play" and len(st.match.layout) >= 6)
-        app.do(("players", "step", middle), clock.now())
+        app.do(do.ReplayTo(middle), clock.now())
 
     def replay_end() -> None:
         replay()
-        app.do(("players", "step", len(app.ui.records.replay) - 1), clock.now())
+        app.do(do.ReplayTo(len(app.ui.records.replay) - 1), clock.now())
 
     return {
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
@@ -311,13 +310,12 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
         for name, arrange in scenes(app, clock).items():
             if only and name not in only:
                 continue
-            app.flight = None
+            app.controller.flight = None
             app.ui.player_languages = [None, None]  # each scene starts in the host language
             arrange()
-            if app.flight is None:
+            if app.controller.flight is None:
                 clock.advance(0.5)
-            app._drawn_key = None  # always a full picture
-            app.draw(clock.now())
+            app.draw(clock.now(), full=True)  # always a full picture
             path = out / f"{size[0]}x{size[1]}-{orientation}-{language}-{name}.png"
             pygame.image.save(app.screen, str(path))
             written.append(path)

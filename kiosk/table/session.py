@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine import (
     NS_PER_S,
@@ -18,6 +19,7 @@ from engine import (
     Decline,
     Draw,
     EndReason,
+    EngineError,
     Event,
     IllegalAction,
     Match,
@@ -40,12 +42,26 @@ from hardware.events import Button
 from hardware.state import PanelState, PlayerPanel
 from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
-from kiosk.i18n import N_, TN, T, Text, match_template
+from kiosk.i18n import N_, TN, T, Text
+from kiosk.i18n.messages import as_text
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
 LOW_BANK_NS = 20 * NS_PER_S
 """Below this a player's bank counts as low (blinking LEDs, red clock)."""
+
+
+class TableScreen(StrEnum):
+    """The table's scene for the match's state (``GameSession.screen``)."""
+
+    READY = "ready"
+    """Before round 1: who opens and why, Start on both sides."""
+    AUCTION = "auction"
+    PLAY = "play"
+    HANDOVER = "handover"
+    SETTLEMENT = "settlement"
+    """Between rounds: the round's result, Continue on both sides."""
+    MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +103,12 @@ class GameSession:
     # -- what the screen shows -----------------------------------------------------
 
     @property
-    def screen(self) -> str:
+    def screen(self) -> TableScreen:
         """The scene for the match's state: ready, settlement, auction, play, handover, match_over."""
         phase = self.match.phase
         if phase is Phase.READY:
-            return "ready" if self.match.round == 0 else "settlement"
-        return phase.value
+            return TableScreen.READY if self.match.round == 0 else TableScreen.SETTLEMENT
+        return TableScreen(phase.value)
 
     def live_messages(self, now_ns: int) -> list[Message]:
         """Messages still on screen at ``now_ns``."""
@@ -103,6 +119,17 @@ class GameSession:
         self.messages = [m for m in self.messages if m.until_ns > now_ns][-5:]
         self.messages.append(Message(text, player, kind, now_ns + MESSAGE_NS))
         self.version += 1
+
+    def adopt(self, match: Match) -> None:
+        """Play on with ``match`` instead (a resumed or journalled copy of the match on screen)."""
+        self.match = match
+        self.version += 1
+
+    def abort(self, reason: str, now_ns: int) -> None:
+        """Abort the match without a result (the stall watch) and say why."""
+        self.match.abort(now_ns, reason)
+        self.version += 1
+        self.say(reason, now_ns)
 
     # -- commands ------------------------------------------------------------------
 
@@ -315,60 +342,21 @@ class GameSession:
             self.bid_draft = auction.min_bid
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-ENGINE_REFUSALS = (
-    N_("It is the other player's turn."),
-    N_("The other player is the one to reveal their hand."),
-    N_("The player to act must reveal their hand first."),
-    N_("That is not possible now: the match is in its {phase} phase."),
-    N_("Start / Continue is only possible between rounds."),
-    N_("There is no hand-over to finish: the player to act can already see their hand."),
-    N_("[{tile}] is not in your hand."),
-    N_("You drew [{tile}], which fits: it must be played now."),
-    N_("This round opens by rank: it must open with [{tile}]."),
-    N_("[{tile}] does not match the {value} at {point}."),
-    N_("That is not an open connection point."),
-    N_("Say where [{tile}] goes: the layout is already open."),
-    N_("[{tile}] opens the layout: it is not placed on another tile."),
-    N_("The boneyard is empty: pass instead."),
-    N_("Draw from the boneyard first: pass only when it is empty."),
-    N_("Declining is only possible as the first auction action: accept or raise."),
-    N_("There is no bid to accept: bid or decline."),
-    N_("Bids are multiples of 5 and the smallest bid now is {least}, not {amount}."),
-    N_("A bid of {amount} would cost {cost} points and you have {balance}."),
-    N_("The match is over ({reason})."),
-    N_("The match was aborted: nothing more can be played."),
-)
-"""The engine's refusals as the session shows them (its English, as a sentence), with their parameters."""
 PHASES = {"ready": N_("ready"), "auction": N_("auction"), "play": N_("play"), "handover": N_("hand-over"),
           "match_over": N_("match over")}
+"""The engine's phase values as a refusal names them ("... the match is in its {phase} phase.")."""
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
                "aborted": N_("aborted")}
-GENERIC_REFUSALS = {
-    "not_your_turn": N_("It is the other player's turn."),
-    "illegal_play": N_("That tile cannot go there."),
-    "must_play_drawn": N_("The drawn tile must be played now."),
-    "cannot_draw": N_("You cannot draw now."),
-    "cannot_pass": N_("You cannot pass now."),
-    "bad_amount": N_("That bid is not allowed."),
-    "unaffordable": N_("You cannot afford that bid."),
-    "match_over": N_("The match is over."),
-}
+"""The engine's end reasons as a refusal names them ("The match is over ({reason}).")."""
 
 
-def refusal_text(refusal: IllegalAction) -> Text:
-    """The engine's refusal as a sentence that every kiosk language can show.
-
-    The English is exactly the engine's message made a sentence; a message the kiosk does not know
-    is shown in the reader's language by its kind ("That is not possible now.")."""
-    english = _sentence(refusal.message)
-    found = match_template(ENGINE_REFUSALS, english)
-    if found is None:
-        return Text(GENERIC_REFUSALS.get(refusal.code, N_("That is not possible now.")))
+def refusal_text(refusal: EngineError) -> Text:
+    """The engine's refusal as a ``Text`` every kiosk language can show: its template (a message id
+    of the catalogs) and parameters, with phase and end-reason values as translated words."""
+    found = as_text(refusal)
+    params = dict(found.params)
     for key, names in (("phase", PHASES), ("reason", END_REASONS)):
-        if key in found.params and found.params[key] in names:
-            found.params[key] = Text(names[found.params[key]])
-    return found
+        value = getattr(params.get(key), "value", params.get(key))
+        if isinstance(value, str) and value in names:
+            params[key] = Text(names[value])
+    return Text(found.msgid, params, found.plural, found.n)

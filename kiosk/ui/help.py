@@ -15,6 +15,7 @@ import pygame
 
 from engine import Layout
 from kiosk.i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
+from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
 from kiosk.ui import theme
 from kiosk.ui.board.geometry import BoardGeometry, layout_board
 from kiosk.ui.board.render import draw_board
@@ -104,7 +105,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
     shade = pygame.Surface(rect.size, pygame.SRCALPHA)
     shade.fill((*theme.OVERLAY, 255))
     surface.blit(shade, rect)
-    hotspots.append(Hotspot(rect, ("noop",)))
+    hotspots.append(Hotspot(rect, Noop()))
     pad = max(6, rect.height // 40)
     inner = rect.inflate(-2 * pad, -2 * pad)
     head_h = max(36, min(52, inner.height // 7))
@@ -122,14 +123,14 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
     close = pygame.Rect(0, 0, max(90, inner.width // 8), head_h)
     close.topright = inner.topright
     draw_button(surface, close, t._("Close"), primary=True)
-    hotspots.append(Hotspot(close, ("help_close",)))
+    hotspots.append(Hotspot(close, CloseHelp()))
     tabs_w = min(close.x - pad - inner.x - inner.width // 4, 4 * max(120, inner.width // 8))
     tab_w = (tabs_w - 3 * 6) // 4
     x = close.x - pad - tabs_w
     for code in LANGUAGES:
         tab = pygame.Rect(x, inner.y + 2, tab_w, head_h - 4)
         draw_button(surface, tab, NATIVE_NAMES[code], primary=code == language)
-        hotspots.append(Hotspot(tab, ("ui", "help_language", code)))
+        hotspots.append(Hotspot(tab, HelpLanguage(code)))
         x += tab_w + 6
     title_rect = pygame.Rect(inner.x, inner.y, close.x - pad - tabs_w - pad - inner.x, head_h)
     title = t._("{title} ({page} / {pages})", title=t.lookup(TITLE), page=page + 1, pages=len(pages))
@@ -142,7 +143,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
         enabled = 0 <= target < len(pages)
         _arrow_button(surface, arrow, step, enabled)
         if enabled:
-            hotspots.append(Hotspot(arrow, ("ui", "help_page", target)))
+            hotspots.append(Hotspot(arrow, HelpPage(target)))
 
     for c, column in enumerate(pages[page]):
         x = body.x + c * (col_w + col_gap)

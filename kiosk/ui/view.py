@@ -7,18 +7,42 @@ pixels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pygame
 
 from engine import Draw, Phase, RoundEnded, Transfer, TransferReason
 from engine.events import EndReason
-from kiosk.i18n import LANGUAGES, N_, NATIVE_NAMES, T, Translator, match_template, next_language, normalise, translator
+from kiosk.i18n import LANGUAGES, N_, NATIVE_NAMES, T, Translator, match_template, translator
+from kiosk.i18n.messages import as_text
+from kiosk.table.intents import (
+    Accept,
+    CancelResign,
+    ConfirmResign,
+    Decline,
+    DrawTile,
+    GoHome,
+    HostLanguage,
+    NewMatch,
+    OpenHelp,
+    OpenLeaderboard,
+    OpenSettings,
+    PlaceBid,
+    PlayerLanguage,
+    Rematch,
+    Resign,
+    Reveal,
+    SettingsPage,
+    Start,
+    StepBid,
+    TapTile,
+)
 from kiosk.table.session import GameSession
+from kiosk.table.state import ChipFlight, UiState
 from kiosk.ui import fonts, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
 from kiosk.ui.help import draw_help
-from kiosk.ui.players_view import RECORD_SCREENS, Records, draw_name_button, draw_picker, draw_record_screen
+from kiosk.ui.players_view import RECORD_SCREENS, draw_name_button, draw_picker, draw_record_screen
 from kiosk.ui.regions import Regions, compute_regions, to_screen
 from kiosk.ui.widgets import (
     Hotspot,
@@ -31,7 +55,6 @@ from kiosk.ui.widgets import (
     text,
     text_or_wrap,
 )
-from kiosk.warning_texts import message_text, warning_text
 
 REASONS = {
     EndReason.BALANCE: N_("because the other player's points ran out"),
@@ -47,80 +70,6 @@ ABORT_DETAILS = (
     N_("the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"),
 )
 """The reasons the engine and the stall watch give for an aborted match (other reasons: "timing failure")."""
-
-
-@dataclass
-class UiState:
-    """What the screen shows beyond the match: overlays, confirmations, notices."""
-
-    screen: str = "home"
-    """home, settings, or "match" (the session decides which table screen)."""
-    help_open: bool = False
-    confirm_resign: set[int] = field(default_factory=set)
-    warnings: tuple[str, ...] = ()
-    legend: str = ""
-    status_line: str = ""
-    version: int = 0
-    language: str = "en"
-    """The host language: shared texts (configuration ``kiosk.language``, or the home screen's choice)."""
-    player_languages: list[str | None] = field(default_factory=lambda: [None, None])
-    """Each player's own language (None: the host language), chosen in their panel between rounds."""
-    help_page: int = 0
-    settings_page: int = 0
-    """The settings screen's page (when its lines and warnings take more than one)."""
-    panel: str | None = None
-    """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
-    help_language: str | None = None
-    """The help's language when chosen on its tabs (None: the host language)."""
-    records: Records = field(default_factory=Records)
-    """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
-
-    def __post_init__(self) -> None:
-        self.language = normalise(self.language)
-
-    def changed(self) -> None:
-        """Mark the screen for a full redraw."""
-        self.version += 1
-
-    def player_language(self, player: int | None) -> str:
-        """The language of texts for ``player`` (None: shared texts, the host language)."""
-        if player is None:
-            return self.language
-        return self.player_languages[player] or self.language
-
-    def apply(self, intent: tuple[object, ...]) -> None:
-        """A tap on the interface itself: ``("ui", what, value)``."""
-        what = intent[1]
-        if what == "language":  # the home screen: the host language, for both players too
-            self.language = normalise(str(intent[2]))
-            self.player_languages = [None, None]
-            self.help_language = None
-        elif what == "player_language":
-            player = int(intent[2])  # type: ignore[call-overload]
-            self.player_languages[player] = next_language(self.player_language(player))
-        elif what == "help_language":
-            self.help_language = normalise(str(intent[2]))
-            self.help_page = 0
-        elif what == "help_page":
-            self.help_page = max(0, int(intent[2]))  # type: ignore[call-overload]
-        elif what == "settings_page":
-            self.settings_page = max(0, int(intent[2]))  # type: ignore[call-overload]
-        self.changed()
-
-
-@dataclass(frozen=True, slots=True)
-class ChipFlight:
-    """Chips flying from the payer's stack to the payee's after a transfer."""
-
-    payer: int
-    payee: int
-    points: int
-    start_ns: int
-    duration_ns: int = 700_000_000
-
-    def progress(self, now_ns: int) -> float:
-        """0 at the start, 1 when the chips have landed."""
-        return min(1.0, max(0.0, (now_ns - self.start_ns) / self.duration_ns))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +92,6 @@ class View:
         self.clocks: list[ClockSpot] = []
         self.chip_stacks: dict[int, pygame.Rect] = {}
         self.ui: UiState = UiState()
-        self._help_was_open = False
-        self._settings_was_open = False
         self.help_pages = 0
         self.settings_pages = 0
         self.help_has_figures = False
@@ -174,13 +121,6 @@ class View:
         self.hotspots = []
         self.clocks = []
         self.ui = ui
-        if ui.help_open and not self._help_was_open:  # the help opens at its first page
-            ui.help_page = 0
-            ui.help_language = None
-        self._help_was_open = ui.help_open
-        if ui.screen == "settings" and not self._settings_was_open:  # the settings open at their first page
-            ui.settings_page = 0
-        self._settings_was_open = ui.screen == "settings"
         surface.fill(theme.BACKGROUND)
         if ui.screen == "settings":
             self._settings(surface, ui)
@@ -265,10 +205,10 @@ class View:
              theme.TEXT_DIM)
         bw, bh = int(w * 0.36), max(44, int(h * 0.1))
         y = sub.bottom + int(h * 0.04)
-        rows = [[(t._("New match"), ("new_match",), True)], [(t._("Rules"), ("help",), False)],
-                [(t._("Settings"), ("settings",), False)]]
+        rows = [[(t._("New match"), NewMatch(), True)], [(t._("Rules"), OpenHelp(), False)],
+                [(t._("Settings"), OpenSettings(), False)]]
         if ui.records.available:  # named players: Rules and Settings share a row, the leaderboard has one
-            rows = [rows[0], [(t._("Leaderboard"), ("players", "leaderboard"), False)], rows[1] + rows[2]]
+            rows = [rows[0], [(t._("Leaderboard"), OpenLeaderboard(), False)], rows[1] + rows[2]]
         for row in rows:
             gap = int(w * 0.015)
             cw = (bw - gap * (len(row) - 1)) // len(row)
@@ -284,7 +224,7 @@ class View:
         for code in LANGUAGES:
             rect = pygame.Rect(x, y, lw, lh)
             draw_button(surface, rect, NATIVE_NAMES[code], primary=code == ui.language)
-            self.hotspots.append(Hotspot(rect, ("ui", "language", code)))
+            self.hotspots.append(Hotspot(rect, HostLanguage(code)))
             x += lw + gap
         if ui.legend:
             text(surface, ui.legend, pygame.Rect(10, h - int(h * 0.065), w - 20, int(h * 0.05)), int(h * 0.04),
@@ -310,9 +250,9 @@ class View:
         box = pygame.Rect(int(w * 0.08), int(h * 0.16), int(w * 0.84), back.top - 8 - int(h * 0.16))
         pages = _pages([(line, _rows_for(line, box.width, row_h)) for line in lines], box.height // row_h)
         self.settings_pages = len(pages)
-        ui.settings_page = min(ui.settings_page, len(pages) - 1)
+        page = min(ui.settings_page, len(pages) - 1)
         y = box.y
-        for line, rows in pages[ui.settings_page]:
+        for line, rows in pages[page]:
             rect = pygame.Rect(box.x, y, box.width, rows * row_h)
             if rows == 1:
                 text(surface, line, rect, row_h - 4, align="left")
@@ -320,23 +260,22 @@ class View:
                 paragraph(surface, line, rect, row_h - 4, min_size=theme.MIN_READABLE, align="left")
             y += rows * row_h
         draw_button(surface, back, t._("Back"), primary=True)
-        self.hotspots.append(Hotspot(back, ("home",)))
+        self.hotspots.append(Hotspot(back, GoHome()))
         rules = back.copy()
         rules.bottomleft = (w // 2 + 8, back.bottom)
         draw_button(surface, rules, t._("Rules"))
-        self.hotspots.append(Hotspot(rules, ("help",)))
+        self.hotspots.append(Hotspot(rules, OpenHelp()))
         if len(pages) > 1:
-            page = ui.settings_page
             side = pygame.Rect(0, 0, back.left - 8 - int(w * 0.03), back.height)
             side.bottomleft = (int(w * 0.03), back.bottom)
             if page > 0:
                 draw_button(surface, side, t._("Previous"))
-                self.hotspots.append(Hotspot(side, ("ui", "settings_page", page - 1)))
+                self.hotspots.append(Hotspot(side, SettingsPage(page - 1)))
             side = side.copy()
             side.bottomright = (w - int(w * 0.03), back.bottom)
             if page < len(pages) - 1:
                 draw_button(surface, side, t._("Next"))
-                self.hotspots.append(Hotspot(side, ("ui", "settings_page", page + 1)))
+                self.hotspots.append(Hotspot(side, SettingsPage(page + 1)))
             text(surface, t._("Page {page} of {pages}", page=page + 1, pages=len(pages)),
                  pygame.Rect(int(w * 0.6), int(h * 0.04), int(w * 0.38), int(h * 0.1)), int(h * 0.04), theme.TEXT_DIM,
                  align="right")
@@ -346,7 +285,7 @@ class View:
     def _warnings(self, ui: UiState) -> list[str]:
         """The banner's warnings in the host language (configuration, hardware, journal, fonts)."""
         t = self.t
-        return ([t._("Configuration: {warning}", warning=t(warning_text(w))) for w in ui.warnings]
+        return ([t._("Configuration: {warning}", warning=t(as_text(w))) for w in ui.warnings]
                 + [t(w) for w in fonts.warnings()])
 
     def _banner_text(self, warnings: list[str]) -> str:
@@ -480,7 +419,7 @@ class View:
             tiles_rect = pygame.Rect(rect.x, label.bottom + 2, rect.width, rect.height - label.height - 2)
         for tile, tile_rect in draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing):
             if playing:
-                spots.append(Hotspot(tile_rect, ("tile", player, tile)))
+                spots.append(Hotspot(tile_rect, TapTile(player, tile)))
 
     def _panel_actions(
         self, panel: pygame.Surface, rect: pygame.Rect, ui: UiState, session: GameSession, player: int, spots: list[Hotspot]
@@ -499,27 +438,27 @@ class View:
         if player in ui.confirm_resign and not m.is_over:
             text(panel, t._("Resign the match?"), pygame.Rect(rect.x, rect.y, rect.width, rect.height // 3), rect.height // 4)
             half = (rect.width - 8) // 2
-            button(pygame.Rect(rect.x, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("Yes"), ("resign_yes", player), True)
-            button(pygame.Rect(rect.x + half + 8, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("No"), ("resign_no", player))
+            button(pygame.Rect(rect.x, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("Yes"), ConfirmResign(player), True)
+            button(pygame.Rect(rect.x + half + 8, rect.y + rect.height // 3 + 4, half, rect.height // 2), t._("No"), CancelResign(player))
             return
         if screen in ("ready", "settlement"):
-            button(big, t._("Start") if screen == "ready" else t._("Continue"), ("start", player), True)
+            button(big, t._("Start") if screen == "ready" else t._("Continue"), Start(player), True)
             # this player's own language, cycling through the four
-            button(small, NATIVE_NAMES[t.language], ("ui", "player_language", player))
+            button(small, NATIVE_NAMES[t.language], PlayerLanguage(player))
         elif screen == "handover":
             if m.to_act == player:
-                button(big, t._("Reveal my tiles"), ("reveal", player), True)
+                button(big, t._("Reveal my tiles"), Reveal(player), True)
             else:
                 text(panel, t._("Look away"), big, big.height // 2, theme.TEXT_DIM)
         elif screen == "play" and m.to_act == player:
             if any(isinstance(a, Draw) for a in m.legal_actions()):
-                button(big, t._("Draw ({n})", n=m.boneyard_count), ("draw", player), True)
+                button(big, t._("Draw ({n})", n=m.boneyard_count), DrawTile(player), True)
         elif screen == "match_over":
-            button(big, t._("Rematch"), ("rematch",), True)
+            button(big, t._("Rematch"), Rematch(), True)
         if screen in ("auction", "play", "handover"):
-            button(small, t._("Resign"), ("resign", player))
+            button(small, t._("Resign"), Resign(player))
         elif screen == "match_over":
-            button(small, t._("Home"), ("home",))
+            button(small, t._("Home"), GoHome())
 
     def _sidebar(self, surface: pygame.Surface, session: GameSession) -> None:
         r = self.regions.sidebar.inflate(-10, -8)
@@ -534,7 +473,7 @@ class View:
         yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
         if session.screen == "ready":  # nothing dealt yet: the way back home instead of the boneyard
             draw_button(surface, yard, t._("Home"))
-            self.hotspots.append(Hotspot(yard, ("home",)))
+            self.hotspots.append(Hotspot(yard, GoHome()))
             yard = yard.copy()
         can_draw = m.phase is Phase.PLAY and any(isinstance(a, Draw) for a in m.legal_actions())
         if session.screen != "ready":
@@ -542,10 +481,10 @@ class View:
             text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
                  theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
         if can_draw:
-            self.hotspots.append(Hotspot(yard, ("draw", m.to_act)))
+            self.hotspots.append(Hotspot(yard, DrawTile(m.to_act)))
         rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))
         draw_button(surface, rules, t._("Rules"))
-        self.hotspots.append(Hotspot(rules, ("help",)))
+        self.hotspots.append(Hotspot(rules, OpenHelp()))
         if self.ui.panel is not None:
             line = pygame.Rect(r.x, yard.bottom + 2, r.width, rules.y - yard.bottom - 4)
             states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
@@ -656,7 +595,7 @@ class View:
         self._card(surface, [(t._("Player {number}'s turn", number=player + 1), 3, theme.ACCENT),
                              (t._("Clocks are stopped until you reveal your tiles."), 2, theme.TEXT),
                              (t._("Tap Reveal or press your ACCEPT button."), 2, theme.TEXT_DIM)],
-                   player, [(t._("Reveal my tiles"), ("reveal", player), True)])
+                   player, [(t._("Reveal my tiles"), Reveal(player), True)])
 
     def _middle_auction(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
         m = session.match
@@ -686,12 +625,12 @@ class View:
             lines.append((t._("You cannot afford a bid: decline"), 2, theme.DANGER))
         else:
             lines.append((t._("You cannot afford a bid: accept"), 2, theme.DANGER))
-        first = (t._("Decline"), ("decline", player), False) if auction.bid is None else \
-            (t._("Accept {bid}", bid=auction.bid), ("accept", player), True)
+        first = (t._("Decline"), Decline(player), False) if auction.bid is None else \
+            (t._("Accept {bid}", bid=auction.bid), Accept(player), True)
         buttons = [first]
         if can_bid:
-            buttons += [("-5", ("bid_step", -1), False), (t._("Bid {bid}", bid=draft), ("bid", player), auction.bid is None),
-                        ("+5", ("bid_step", 1), False)]
+            buttons += [("-5", StepBid(-1), False), (t._("Bid {bid}", bid=draft), PlaceBid(player), auction.bid is None),
+                        ("+5", StepBid(1), False)]
         self._card(surface, lines, player, buttons)
 
     def _middle_play(self, surface: pygame.Surface, session: GameSession, now_ns: int) -> None:
@@ -736,7 +675,7 @@ class View:
             local = pygame.Surface(rect.size, pygame.SRCALPHA)
             pygame.draw.rect(local, (0, 0, 0, 170), local.get_rect(), border_radius=h // 3)
             t = self.t_for(message.player)
-            value = t(message_text(message.text))  # restart and stall messages are English sentences
+            value = t(as_text(message.text))  # restart and stall messages are English sentences
             if message.player is not None:
                 value = t._("Player {number}: {message}", number=message.player + 1, message=value)
             text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour)

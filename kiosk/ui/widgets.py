@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
+from kiosk.table.intents import Intent
 from kiosk.ui import theme
-
-Intent = tuple[Any, ...]
-"""What a tap on a hotspot asks for, e.g. ``("start", 0)`` or ``("tile", 1, Tile(1, 4))``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
+from kiosk_support import intents_on_screen, spot_for, tap
 
 from engine import NS_PER_S, Draw, EndReason, Phase, Play
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
+from kiosk.table import intents as do
 from kiosk.timesource import FakeClock
 
 S = NS_PER_S
@@ -52,17 +54,6 @@ def pass_time(app: App, clock: FakeClock, seconds: float) -> None:
         frame(app)
 
 
-def tap(app: App, intent_name: str, *args: object) -> None:
-    """Post a real mouse click at the centre of the hotspot with this intent, then run a frame."""
-    for spot in app.view.hotspots:
-        if spot.intent[0] == intent_name and tuple(spot.intent[1 : 1 + len(args)]) == args:
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
-            frame(app)
-            return
-    raise AssertionError(f"no hotspot {intent_name}{args} on screen: {[s.intent for s in app.view.hotspots]}")
-
-
 def key(app: App, name: str) -> None:
     """Press and release a simulator key (drives a gpiozero mock pin), then run a frame."""
     code = pygame.key.key_code(name)
@@ -79,29 +70,29 @@ def play_turn(app: App, clock: FakeClock) -> None:
     legal = m.legal_actions()
     clock.advance(1)
     if m.phase is Phase.HANDOVER:
-        tap(app, "reveal", m.to_act)
+        tap(app, do.Reveal(m.to_act))
         return
     play = next((a for a in legal if isinstance(a, Play)), None)
     if play is None:
         assert any(isinstance(a, Draw) for a in legal)
-        tap(app, "draw")
+        tap(app, do.DrawTile)
         return
-    tap(app, "tile", play.player, play.tile)
+    tap(app, do.TapTile(play.player, play.tile))
     if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile:
-        tap(app, "point", play.at)
+        tap(app, do.TapPoint(play.at))
 
 
 def test_first_frame_is_the_home_screen(app_clock: tuple[App, FakeClock]) -> None:
     app, _ = app_clock
     frame(app)
     assert app.ui.screen == "home" and app.full_redraws == 1
-    assert {s.intent[0] for s in app.view.hotspots} >= {"new_match", "help", "settings"}
+    assert set(intents_on_screen(app)) >= {do.NewMatch(), do.OpenHelp(), do.OpenSettings()}
 
 
 def test_whole_match_by_touch_and_buttons_until_someone_wins(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     assert app.session is not None and app.session.screen == "ready"
     key(app, "j")  # player 2's ACCEPT key starts the match through the mock GPIO pin
     s = app.session
@@ -124,34 +115,34 @@ def test_whole_match_by_touch_and_buttons_until_someone_wins(app_clock: tuple[Ap
     assert s.match.is_over and s.match.outcome.reason is EndReason.BALANCE
     assert len(rounds_seen) >= 2
     assert s.screen == "match_over"
-    tap(app, "rematch")
+    tap(app, do.Rematch())
     assert app.session is not s and app.session.screen == "ready"
 
 
 def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 0)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
     s = app.session
     loser = s.match.to_act
     deadline = s.match.deadline_ns()
     pass_time(app, clock, (deadline - clock.now()) / S)
     assert clock.now() == deadline
     assert s.match.outcome.reason is EndReason.TIME and s.match.outcome.winner == 1 - loser
-    assert any(spot.intent == ("rematch",) for spot in app.view.hotspots)
+    assert spot_for(app, do.Rematch()) is not None
 
 
 def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 1)
-    tap(app, "resign", 1)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(1))
+    tap(app, do.Resign(1))
     assert not app.session.match.is_over
-    tap(app, "resign_no", 1)
-    tap(app, "resign", 1)
-    tap(app, "resign_yes", 1)
+    tap(app, do.CancelResign(1))
+    tap(app, do.Resign(1))
+    tap(app, do.ConfirmResign(1))
     assert app.session.match.outcome.winner == 0 and app.session.match.outcome.reason is EndReason.RESIGN
 
 
@@ -159,20 +150,20 @@ def test_handover_screen_shows_no_tile_faces() -> None:
     app, clock = make_app(handover=True)
     try:
         frame(app)
-        tap(app, "new_match")
-        tap(app, "start", 0)
+        tap(app, do.NewMatch())
+        tap(app, do.Start(0))
         s = app.session
         assert s.screen == "handover"
         from kiosk.ui.board.render import IVORY as TILE_FACE
 
         face = pygame.Color(*TILE_FACE)
-        for rect in app.view.regions.panels:
+        for rect in app.stage.regions.panels:
             region = app.screen.subsurface(rect)
             w, h = region.get_size()
             assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
-        tap(app, "reveal", s.match.to_act)
+        tap(app, do.Reveal(s.match.to_act))
         assert s.screen == "play"
-        hand_rect = app.view.regions.panels[s.match.to_act]
+        hand_rect = app.stage.regions.panels[s.match.to_act]
         region = app.screen.subsurface(hand_rect)
         assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
     finally:
@@ -182,7 +173,8 @@ def test_handover_screen_shows_no_tile_faces() -> None:
 def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: tuple[App, FakeClock]) -> None:
     app, _ = app_clock
     frame(app)
-    spot = next(s for s in app.view.hotspots if s.intent == ("new_match",))
+    spot = spot_for(app, do.NewMatch())
+    assert spot is not None
     w, h = app.screen.get_size()
     # SDL sends a finger event and an emulated mouse click marked as touch: only one must count
     pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=spot.rect.centerx / w, y=spot.rect.centery / h,
@@ -221,8 +213,8 @@ def test_admin_exit_needs_a_long_hold_in_the_corner(app_clock: tuple[App, FakeCl
 def test_a_clock_digit_redraws_only_the_clocks(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 0)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
     assert app.draw(clock.now()) == "none"
     clock.advance(0.5)
     assert app.draw(clock.now()) == "clocks"  # the delay rounds down: 10 -> 9 after half a second
@@ -236,17 +228,17 @@ def test_a_clock_digit_redraws_only_the_clocks(app_clock: tuple[App, FakeClock])
 def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 0)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
     s = app.session
     player = s.match.to_act
-    tap(app, "help")
+    tap(app, do.OpenHelp())
     assert app.ui.help_open and s.match.clock_running == player
     before = s.match.bank_ns(player, clock.now())
     pass_time(app, clock, 15)
     assert s.match.bank_ns(player, clock.now()) < before
-    assert any(c.player == player for c in app.view.clocks)  # clocks stay on screen under the help
-    tap(app, "help_close")
+    assert any(c.player == player for c in app.stage.clocks)  # clocks stay on screen under the help
+    tap(app, do.CloseHelp())
     assert not app.ui.help_open
 
 
@@ -276,8 +268,7 @@ def blocked_soon(app: App, clock: FakeClock) -> None:
         jockey=None, last_ns=now, clock={**data["clock"], "running": 0, "started_ns": now},
     )
     assert len(names) + 4 == len(ALL_TILES)
-    s.match = Match.from_dict(data)
-    s.version += 1
+    s.adopt(Match.from_dict(data))
 
 
 def test_blocked_round_after_automatic_passes_shows_the_settlement(app_clock: tuple[App, FakeClock]) -> None:
@@ -285,41 +276,43 @@ def test_blocked_round_after_automatic_passes_shows_the_settlement(app_clock: tu
 
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     blocked_soon(app, clock)
     frame(app)
-    tap(app, "tile", 0, Tile.parse("0|1"))
+    tap(app, do.TapTile(0, Tile.parse("0|1")))
     assert app.session.selected == Tile.parse("0|1")  # two points: pick one
-    tap(app, "point", Point.parse("1|1", "lineB"))
+    tap(app, do.TapPoint(Point.parse("1|1", "lineB")))
     s = app.session
     assert s.screen == "settlement" and s.match.round == 1
     assert s.match.balances == (165, 135)  # 5 pips against 17: player 1 receives 15
     passes = [m.text for m in s.messages if "cannot play and passes" in m.text]
     assert len(passes) == 2
-    assert any(spot.intent == ("start", 1) for spot in app.view.hotspots)  # Continue on both sides
+    assert spot_for(app, do.Start(1)) is not None  # Continue on both sides
 
 
 def test_a_stalled_loop_aborts_the_match_without_a_result(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 0)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
     pass_time(app, clock, 1.5)
     assert not app.session.match.is_over
     clock.advance(2.5)  # the loop could not take commands for longer than the 2 s stall limit
     frame(app)
     outcome = app.session.match.outcome
     assert outcome is not None and outcome.winner is None and not outcome.rated
-    assert "2.5" in outcome.detail or "stall" in outcome.detail.lower() or "could not" in outcome.detail
+    reason = "the kiosk could not take commands for 2.5 s while a clock ran (the limit is 2.0 s)"
+    assert outcome.detail == reason
+    assert [m.text for m in app.session.live_messages(clock.now())] == [reason]  # and says why
 
 
 def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     clock.advance(60)  # ready screen: clocks stopped, a long pause costs nothing
     frame(app)
-    tap(app, "start", 0)
+    tap(app, do.Start(0))
     assert not app.session.match.is_over and app.session.match.clock_running is not None
 
 
@@ -332,8 +325,8 @@ def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
               journal=journal, boot_id="boot-1")
     frame(app)
-    tap(app, "new_match")
-    tap(app, "start", 0)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
     play_turn(app, clock)
     before = app.session.match.to_dict()
     app.close()
@@ -364,7 +357,7 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
     try:
         frame(app)
-        tap(app, "new_match")
+        tap(app, do.NewMatch())
         frame(app)
         assert app.ports.panel is not None
         assert app.ui.panel == app.ports.panel_status.value.lower()
@@ -382,7 +375,7 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
 def test_home_from_the_ready_screen(app_clock: tuple[App, FakeClock]) -> None:
     app, _ = app_clock
     frame(app)
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     assert app.session.screen == "ready"
-    tap(app, "home")
+    tap(app, do.GoHome())
     assert app.session is None and app.ui.screen == "home"

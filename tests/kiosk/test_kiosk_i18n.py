@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gettext
-import io
 import os
 import random
 import re
@@ -19,17 +17,19 @@ import pytest
 from kiosk_support import draw_recorded
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
+from engine.errors import BAD_AMOUNT, MATCH_OVER, NOT_YOUR_TURN, WRONG_PHASE
 from kiosk import i18n
-from kiosk.i18n import catalogs
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.devtools.screenshots import scenes
-from kiosk.table.session import ENGINE_REFUSALS, GameSession, refusal_text
+from kiosk.i18n import catalogs
+from kiosk.table import intents as do
+from kiosk.table.session import GameSession, refusal_text
+from kiosk.table.state import UiState
 from kiosk.timesource import FakeClock
 from kiosk.ui import fonts, theme
 from kiosk.ui.help import figure_captions
 from kiosk.ui.help_text import FIGURES, SECTIONS, Para
-from kiosk.ui.view import UiState
 
 S = NS_PER_S
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -40,8 +40,10 @@ CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 def test_no_text_is_written_into_the_screens_without_the_catalogs() -> None:
-    """Every string literal drawn by the view is a message id, a number or a symbol."""
-    source = (Path(i18n.__file__).parent.parent / "ui" / "view.py").read_text("utf-8")
+    """Every string literal drawn by the screens (``kiosk/ui``) is a message id, a number or a symbol."""
+    ui = Path(i18n.__file__).parent.parent / "ui"
+    source = "\n".join(path.read_text("utf-8") for path in sorted(ui.rglob("*.py")))
+    assert "def draw" in source
     for call in re.findall(r"\b(?:text|draw_button|text_or_wrap|button)\([^()]*?,\s*(\"[^\"]*\"|f\"[^\"]*\")", source):
         assert re.fullmatch(r"f?\"[-+0-9{}.\[\]a-z_ ]*\"", call) and not re.search(r"[A-Z]", call), call
 
@@ -79,17 +81,18 @@ def test_engine_refusals_keep_their_english_and_translate() -> None:
     other = 1 - (m.to_act or 0)
     assert not session.command(Decline(other), 2 * S)
     refused = session.messages[-1]
-    assert refused.text == "It is the other player's turn." or refused.text.startswith("That is not possible now")
+    assert refused.text == "That is not possible now: the match is in its play phase."  # a decline in play
+    assert refused.text.msgid == WRONG_PHASE and refused.text.params["phase"] == "play"
     assert i18n.translator("ko")(refused.text) != refused.text
-    for english, msgid in (
-        ("bids are multiples of 5 and the smallest bid now is 15, not 12", ENGINE_REFUSALS[17]),
-        ("the match is over (time)", ENGINE_REFUSALS[19]),
-        ("that is not possible now: the match is in its handover phase", ENGINE_REFUSALS[3]),
-    ):
-        text = refusal_text(IllegalAction(english))
-        assert text.msgid == msgid and text[:1].isupper()
-    assert i18n.translator("uk")(refusal_text(IllegalAction("the match is over (time)"))) == "Матч завершено (закінчився час)."
-    assert refusal_text(IllegalAction("something new")) == "That is not possible now."
+    other_turn = refusal_text(IllegalAction(NOT_YOUR_TURN))
+    assert other_turn == "It is the other player's turn." and i18n.translator("id")(other_turn) != other_turn
+    bid = refusal_text(IllegalAction(BAD_AMOUNT, least=15, amount=12))
+    assert bid.msgid == BAD_AMOUNT and bid == "Bids are multiples of 5 and the smallest bid now is 15, not 12."
+    over = refusal_text(IllegalAction(MATCH_OVER, reason="time"))  # the end reason in words, translated
+    assert over == "The match is over (time ran out)."
+    assert i18n.translator("uk")(over) == "Матч завершено (закінчився час)."
+    phase = refusal_text(IllegalAction(WRONG_PHASE, phase="handover"))
+    assert phase == "That is not possible now: the match is in its hand-over phase."
 
 
 def test_help_is_complete_in_every_language_and_its_figures_score_as_the_seeds_say() -> None:
@@ -156,8 +159,7 @@ def _app(language: str, orientation: str, size: tuple[int, int] = (800, 480)) ->
     clock = FakeClock(5 * S)
     app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(7), simulator=True)
     app.ui.language = language  # the same as the configuration (works before app.py passes it on)
-    app.ui.legend = app._key_legend()
-    app.ui.status_line = app._status_text()
+    app.controller.refresh_texts()
     return app, clock
 
 
@@ -165,14 +167,14 @@ def _every_scene(language: str, orientation: str) -> Iterator[tuple[str, list[th
     app, clock = _app(language, orientation)
     try:
         for name, arrange in scenes(app, clock).items():
-            app.flight = None
+            app.controller.flight = None
             app.ui.player_languages = [None, None]
             arrange()
             clock.advance(0.5)
             yield name, draw_recorded(app, clock)
             if app.ui.help_open:
-                for page in range(1, app.view.help_pages):
-                    app.ui.apply(("ui", "help_page", page))
+                for page in range(1, app.stage.help_pages()):
+                    app.do(do.HelpPage(page), clock.now())
                     yield f"{name} page {page + 1}", draw_recorded(app, clock)
     finally:
         app.close()
@@ -201,9 +203,9 @@ def test_every_text_fits_its_box_at_800x480(language: str, orientation: str) -> 
 def test_each_player_reads_their_own_language() -> None:
     app, clock = _app("en", "table")
     try:
-        app.new_match()
+        app.controller.new_match()
         ui = app.ui
-        ui.apply(("ui", "player_language", 1))  # player 2 (top): English -> Korean
+        app.do(do.PlayerLanguage(1), clock.now())  # player 2 (top): English -> Korean
         assert ui.player_language(1) == "ko" and ui.player_language(0) == "en"
         texts = {f.text for f in draw_recorded(app, clock)}
         assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
@@ -213,9 +215,9 @@ def test_each_player_reads_their_own_language() -> None:
         texts = {f.text for f in draw_recorded(app, clock)}
         assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
         for _ in range(3):
-            ui.apply(("ui", "player_language", 1))
+            ui.next_player_language(1)
         assert ui.player_language(1) == "en"  # cycled through uk and id back to English
-        ui.apply(("ui", "language", "id"))  # the home screen's choice: host and both players
+        ui.set_host_language("id")  # the home screen's choice: host and both players
         assert ui.player_language(0) == ui.player_language(1) == "id"
     finally:
         app.close()
@@ -225,13 +227,12 @@ def test_home_language_buttons_and_the_player_language_button_are_on_screen() ->
     app, clock = _app("en", "table")
     try:
         app.draw(clock.now())
-        buttons = [s.intent for s in app.view.hotspots if s.intent[:2] == ("ui", "language")]
-        assert [b[2] for b in buttons] == list(i18n.LANGUAGES)
-        app.new_match()
-        app._drawn_key = None
-        app.draw(clock.now())
-        assert {s.intent for s in app.view.hotspots if s.intent[:2] == ("ui", "player_language")} == {
-            ("ui", "player_language", 0), ("ui", "player_language", 1)}
+        buttons = [s.intent for s in app.hotspots if isinstance(s.intent, do.HostLanguage)]
+        assert buttons == [do.HostLanguage(code) for code in i18n.LANGUAGES]
+        app.controller.new_match()
+        app.draw(clock.now(), full=True)
+        assert {s.intent for s in app.hotspots if isinstance(s.intent, do.PlayerLanguage)} == {
+            do.PlayerLanguage(0), do.PlayerLanguage(1)}
     finally:
         app.close()
 

@@ -20,6 +20,7 @@ from kiosk.app import App
 from kiosk.config import KioskConfig, load_config, parse_config_text
 from kiosk.i18n import Text
 from kiosk.store.journal import Journal, JournalUnavailable, _unavailable
+from kiosk.table.intents import OpenSettings, SettingsPage
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 from kiosk.warning_texts import message_text, warning_text
@@ -193,7 +194,7 @@ def _app(language: str, warnings: tuple[str, ...]) -> tuple[App, FakeClock]:
     app = App(config, warnings=warnings, clock=clock, size=(800, 480), hardware_backend="mock",
               rng=random.Random(7), simulator=True)
     app.ui.language = language
-    app.ui.status_line = app._status_text()
+    app.controller.refresh_texts()
     return app, clock
 
 
@@ -217,8 +218,7 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
             first = t._("Configuration: {warning}", warning=t(warning_text(english)))
             assert any(first in f.text for f in fits), (language, first)
         app.ui.warnings = warnings
-        app.ui.screen = "settings"
-        app.ui.status_line = app._status_text()
+        app.do(OpenSettings(), clock.now())
         shown: set[str] = set()
         pages = None
         page = 0
@@ -226,9 +226,8 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
             fits = draw_recorded(app, clock)
             problems += _problems(f"settings page {page + 1}", fits)
             shown |= {f.text for f in fits}
-            pages = app.view.settings_pages
-            nxt = [s for s in app.view.hotspots if s.intent[:2] == ("ui", "settings_page")
-                   and s.intent[2] == page + 1]
+            pages = app.stage.settings_pages()
+            nxt = [s for s in app.hotspots if s.intent == SettingsPage(page + 1)]
             if not nxt:
                 break
             app.do(nxt[0].intent, clock.now())  # a tap on Next

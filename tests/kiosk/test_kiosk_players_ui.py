@@ -12,17 +12,18 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame
 import pytest
+from kiosk_support import intents_on_screen, spot_for, tap
 
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
+from kiosk.table import intents as do
+from kiosk.table.players import change_text
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
-from kiosk.ui.players_view import change_text
 
 S = NS_PER_S
 
@@ -55,32 +56,15 @@ def frame(app: App) -> None:
     app.step(wait=False)
 
 
-def spot_for(app: App, *intent: object):
-    for spot in app.view.hotspots:
-        if tuple(spot.intent[: len(intent)]) == intent:
-            return spot
-    return None
-
-
-def tap(app: App, *intent: object) -> None:
-    """Post a real mouse click at the centre of the hotspot with this intent (prefix), then run a frame."""
-    spot = spot_for(app, *intent)
-    assert spot is not None, f"no hotspot {intent} on screen: {[s.intent for s in app.view.hotspots]}"
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
-    frame(app)
-
-
 def type_name(app: App, name: str) -> None:
     for ch in name:
-        tap(app, "players", "key", " " if ch == " " else ch.upper())
+        tap(app, do.Key(" " if ch == " " else ch.upper()))
 
 
 def drawn_texts(app: App) -> set[str]:
     theme.RECORDER = []
     try:
-        app._drawn_key = None
-        app.draw(app.clock.now())
+        app.draw(app.clock.now(), full=True)
         return {f.text for f in theme.RECORDER}
     finally:
         theme.RECORDER = None
@@ -88,11 +72,11 @@ def drawn_texts(app: App) -> set[str]:
 
 def resign_after_start(app: App, clock: FakeClock, loser: int) -> None:
     clock.advance(1)
-    tap(app, "start", 0)
+    tap(app, do.Start(0))
     assert app.session.match.phase in (Phase.AUCTION, Phase.PLAY)
     clock.advance(1)
-    tap(app, "resign", loser)
-    tap(app, "resign_yes", loser)
+    tap(app, do.Resign(loser))
+    tap(app, do.ConfirmResign(loser))
     assert app.session.match.outcome.reason is EndReason.RESIGN
 
 
@@ -101,21 +85,20 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     app, clock = kiosk
     players = Players(journal)
     anna = players.create("Anna", wall_s=1)
-    assert spot_for(app, "players", "leaderboard") is not None  # home offers the leaderboard
-    tap(app, "new_match")
-    assert {s.intent for s in app.view.hotspots if s.intent[:2] == ("players", "open_picker")} == {
-        ("players", "open_picker", 0), ("players", "open_picker", 1)}
-    tap(app, "players", "open_picker", 0)  # player 1 picks Anna from the list
-    tap(app, "players", "pick", anna.id)
+    assert spot_for(app, do.OpenLeaderboard()) is not None  # home offers the leaderboard
+    tap(app, do.NewMatch())
+    assert set(intents_on_screen(app, do.OpenPicker)) == {do.OpenPicker(0), do.OpenPicker(1)}
+    tap(app, do.OpenPicker(0))  # player 1 picks Anna from the list
+    tap(app, do.PickPlayer(0, anna.id))
     assert app.ui.records.chosen[0] == anna and app.ui.records.picker is None
-    tap(app, "players", "open_picker", 1)  # player 2 (turned picker and keyboard) types a new name
-    assert spot_for(app, "players", "pick", anna.id) is None  # Anna sits in the other seat
-    tap(app, "players", "new", 1)
+    tap(app, do.OpenPicker(1))  # player 2 (turned picker and keyboard) types a new name
+    assert spot_for(app, do.PickPlayer(1, anna.id)) is None  # Anna sits in the other seat
+    tap(app, do.NewPlayer(1))
     type_name(app, "bem")
-    tap(app, "players", "backspace")
+    tap(app, do.Backspace())
     type_name(app, "n")
     assert app.ui.records.typing == "Ben"  # a capital first, then small letters
-    tap(app, "players", "ok")
+    tap(app, do.ConfirmName())
     ben = players.find("Ben")
     assert ben is not None and app.ui.records.chosen == [anna, ben]
     assert {"Anna", "Ben"} <= drawn_texts(app)  # the panels show the names
@@ -130,15 +113,15 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     live = app.session.match
     live_state = (live.balances, live.round, live.layout.tiles(), live.hand(0), live.hand(1))
 
-    tap(app, "home")
-    tap(app, "players", "leaderboard")
+    tap(app, do.GoHome())
+    tap(app, do.OpenLeaderboard())
     assert app.ui.screen == "leaderboard"
     board = app.ui.records.board
     assert [(r.rank, r.player.name, r.wins) for r in board] == [(1, "Anna", 1), (2, "Ben", 0)]
     texts = drawn_texts(app)
     assert {f"{anna2.rating:.0f}", f"{ben2.rating:.0f}", "Anna", "Ben"} <= texts
 
-    tap(app, "players", "history", anna.id)
+    tap(app, do.OpenHistory(anna.id))
     assert app.ui.screen == "history"
     (row,) = app.ui.records.history
     assert row.opponent == "Ben" and row.result == "win" and row.reason == "resign" and row.rated
@@ -147,26 +130,26 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     assert {"Ben", "Win", "resigned", change_text(row.rating_change)} <= texts
     assert change_text(row.rating_change).startswith("+")
 
-    tap(app, "players", "replay", row.match_id)
+    tap(app, do.OpenReplay(row.match_id))
     assert app.ui.screen == "replay"
     steps = app.ui.records.replay
     assert [s.step["do"] for s in steps][:1] == ["start"] and steps[-1].step["do"] == "resign"
     assert app.ui.records.replay_at == 0
-    tap(app, "players", "step", 1)  # Next
+    tap(app, do.ReplayTo(1))  # Next
     assert app.ui.records.replay_at == 1
-    tap(app, "players", "step", 0)  # Previous
+    tap(app, do.ReplayTo(0))  # Previous
     assert app.ui.records.replay_at == 0
-    tap(app, "players", "step", len(steps) - 1)  # to the end
+    tap(app, do.ReplayTo(len(steps) - 1))  # to the end
     final = steps[-1].match
     assert final.is_over and final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
     assert (final.balances, final.round, final.layout.tiles(), final.hand(0), final.hand(1)) == live_state
     assert {"Anna wins", "Ben resigns"} <= drawn_texts(app)
-    assert spot_for(app, "players", "step", len(steps)) is None  # no Next after the last step
-    tap(app, "players", "back")
+    assert spot_for(app, do.ReplayTo(len(steps))) is None  # no Next after the last step
+    tap(app, do.Back())
     assert app.ui.screen == "history"
-    tap(app, "players", "back")
+    tap(app, do.Back())
     assert app.ui.screen == "leaderboard"
-    tap(app, "home")
+    tap(app, do.GoHome())
     assert app.ui.screen == "home"
 
 
@@ -175,20 +158,20 @@ def test_a_match_with_a_guest_is_not_rated_but_is_in_the_history(kiosk: tuple[Ap
     app, clock = kiosk
     players = Players(journal)
     anna = players.create("Anna", wall_s=1)
-    tap(app, "new_match")
-    tap(app, "players", "open_picker", 1)
-    tap(app, "players", "pick", anna.id)
-    tap(app, "players", "open_picker", 0)
-    tap(app, "players", "pick", None)  # Guest
+    tap(app, do.NewMatch())
+    tap(app, do.OpenPicker(1))
+    tap(app, do.PickPlayer(1, anna.id))
+    tap(app, do.OpenPicker(0))
+    tap(app, do.PickPlayer(0, None))  # Guest
     assert app.ui.records.chosen == [None, anna]
     resign_after_start(app, clock, loser=0)  # the guest resigns: Anna wins
     frame(app)
     record = journal.matches(limit=1)[0]
     assert record.players == (None, anna.id) and record.finished and record.winner == 1
     assert players.get(anna.id).rating == 1500 and players.get(anna.id).games == 0
-    tap(app, "home")
-    tap(app, "players", "leaderboard")
-    tap(app, "players", "history", anna.id)
+    tap(app, do.GoHome())
+    tap(app, do.OpenLeaderboard())
+    tap(app, do.OpenHistory(anna.id))
     (row,) = app.ui.records.history
     assert row.opponent_id is None and row.result == "win" and not row.rated and row.rating_change is None
     assert {"Guest", "–"} <= drawn_texts(app)
@@ -199,18 +182,18 @@ def test_rematch_keeps_the_names_and_home_makes_both_seats_guests(kiosk: tuple[A
     app, clock = kiosk
     players = Players(journal)
     anna, ben = players.create("Anna"), players.create("Ben")
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     for seat, who in ((0, anna), (1, ben)):
-        tap(app, "players", "open_picker", seat)
-        tap(app, "players", "pick", who.id)
+        tap(app, do.OpenPicker(seat))
+        tap(app, do.PickPlayer(seat, who.id))
     resign_after_start(app, clock, loser=0)
-    tap(app, "rematch")
+    tap(app, do.Rematch())
     assert app.ui.records.chosen == [anna, ben]
     resign_after_start(app, clock, loser=1)
     frame(app)
     assert [m.rated for m in journal.matches()] == [True, True]
     assert players.get(anna.id).games == 2
-    tap(app, "home")
+    tap(app, do.GoHome())
     assert app.ui.records.chosen == [None, None]
 
 
@@ -218,24 +201,24 @@ def test_the_keyboard_says_why_a_name_is_refused_in_the_players_language(kiosk: 
                                                                           journal: Journal) -> None:
     app, _ = kiosk
     Players(journal).create("Anna")
-    tap(app, "new_match")
-    tap(app, "ui", "player_language", 0)  # player 1 reads Korean
-    tap(app, "players", "open_picker", 0)
-    tap(app, "players", "new", 0)
-    assert spot_for(app, "players", "ok") is None  # nothing typed: OK is disabled
+    tap(app, do.NewMatch())
+    tap(app, do.PlayerLanguage(0))  # player 1 reads Korean
+    tap(app, do.OpenPicker(0))
+    tap(app, do.NewPlayer(0))
+    assert spot_for(app, do.ConfirmName()) is None  # nothing typed: OK is disabled
     type_name(app, "anna")
-    tap(app, "players", "ok")
+    tap(app, do.ConfirmName())
     assert app.ui.records.error == 'The name "Anna" is taken: pick it from the list or choose another.'
     assert app.ui.records.typing == "Anna" and app.ui.records.picker == 0
     assert '"Anna" 이름은 이미 있습니다: 목록에서 고르거나 다른 이름을 쓰세요.' in drawn_texts(app)
     for _ in range(4):
-        tap(app, "players", "backspace")
+        tap(app, do.Backspace())
     type_name(app, "guest")
-    tap(app, "players", "ok")
+    tap(app, do.ConfirmName())
     assert "reserved" in app.ui.records.error
-    tap(app, "players", "cancel")  # back to the list
-    assert app.ui.records.typing is None and spot_for(app, "players", "new", 0) is not None
-    tap(app, "players", "close")
+    tap(app, do.CancelName())  # back to the list
+    assert app.ui.records.typing is None and spot_for(app, do.NewPlayer(0)) is not None
+    tap(app, do.ClosePicker())
     assert app.ui.records.picker is None and app.ui.records.chosen == [None, None]
 
 
@@ -246,12 +229,12 @@ def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
     clock = FakeClock(10 * S)
     app = open_app(journal, clock)
     frame(app)
-    tap(app, "new_match")
+    tap(app, do.NewMatch())
     for seat, who in ((0, anna), (1, ben)):
-        tap(app, "players", "open_picker", seat)
-        tap(app, "players", "pick", who.id)
+        tap(app, do.OpenPicker(seat))
+        tap(app, do.PickPlayer(seat, who.id))
     clock.advance(1)
-    tap(app, "start", 1)
+    tap(app, do.Start(1))
     app.close()
     journal.close()
     journal = Journal.open(path)
@@ -270,10 +253,10 @@ def test_without_a_journal_no_names_are_offered() -> None:
     app = open_app(None, clock)
     try:
         frame(app)
-        assert spot_for(app, "players") is None  # no leaderboard on the home screen
-        tap(app, "new_match")
-        assert spot_for(app, "players") is None  # no name buttons in the panels
-        app.do(("players", "open_picker", 0), clock.now())
+        assert spot_for(app, do.OpenLeaderboard) is None  # no leaderboard on the home screen
+        tap(app, do.NewMatch())
+        assert spot_for(app, do.OpenPicker) is None  # no name buttons in the panels
+        app.do(do.OpenPicker(0), clock.now())
         assert app.ui.records.picker is None
     finally:
         app.close()
@@ -283,28 +266,27 @@ def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) ->
     app, clock = kiosk
     players = Players(journal)
     made = [players.create(f"Player {chr(65 + i)}") for i in range(14)]
-    tap(app, "new_match")
-    tap(app, "players", "open_picker", 1)
-    on_page = {s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "pick")} - {None}
-    assert len(on_page) == 12 and spot_for(app, "players", "picker_page", -1) is None
-    tap(app, "players", "picker_page", 1)
-    on_page = {s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "pick")} - {None}
+    tap(app, do.NewMatch())
+    tap(app, do.OpenPicker(1))
+    on_page = {i.player_id for i in intents_on_screen(app, do.PickPlayer)} - {None}
+    assert len(on_page) == 12 and spot_for(app, do.PickerPage(-1)) is None
+    tap(app, do.PickerPage(1))
+    on_page = {i.player_id for i in intents_on_screen(app, do.PickPlayer)} - {None}
     assert on_page == {made[12].id, made[13].id}
-    tap(app, "players", "pick", made[13].id)
-    tap(app, "players", "open_picker", 0)
-    tap(app, "players", "pick", made[0].id)
+    tap(app, do.PickPlayer(1, made[13].id))
+    tap(app, do.OpenPicker(0))
+    tap(app, do.PickPlayer(0, made[0].id))
     for match in range(8):  # eight rated matches between the two: the history takes two pages
         resign_after_start(app, clock, loser=match % 2)
-        tap(app, "rematch")
-    app.go_home()  # the ready screen has no Home: the idle return does this
+        tap(app, do.Rematch())
+    app.controller.go_home()  # what the idle return does
     frame(app)
-    tap(app, "players", "leaderboard")
-    assert len(app.ui.records.board) == 14 and spot_for(app, "players", "board_page", 1) is not None
-    tap(app, "players", "history", made[0].id)
+    tap(app, do.OpenLeaderboard())
+    assert len(app.ui.records.board) == 14 and spot_for(app, do.LeaderboardPage(1)) is not None
+    tap(app, do.OpenHistory(made[0].id))
     assert len(app.ui.records.history) == 8  # the last rematch was never begun: not listed
-    shown = [s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "replay")]
+    shown = intents_on_screen(app, do.OpenReplay)
     assert len(shown) == 7
-    tap(app, "players", "history_page", 1)
-    assert [s.intent[2] for s in app.view.hotspots if s.intent[:2] == ("players", "replay")] == [
-        app.ui.records.history[7].match_id]
+    tap(app, do.HistoryPage(1))
+    assert intents_on_screen(app, do.OpenReplay) == [do.OpenReplay(app.ui.records.history[7].match_id)]
     assert "Page 2 of 2" in drawn_texts(app)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 import pygame
 
 from engine import Layout, Point, Tile
+from kiosk.table.intents import TapPoint
 from kiosk.ui import theme
 from kiosk.ui.board.geometry import layout_board
 from kiosk.ui.board.render import draw_board, draw_tile
@@ -19,7 +20,7 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     draw_board(surface, geometry, highlight_points=tuple(targets))
     wanted = set(targets)
     return [
-        Hotspot(pygame.Rect(target.rect), ("point", target.point))
+        Hotspot(pygame.Rect(target.rect), TapPoint(target.point))
         for target in geometry.targets
         if target.point in wanted
     ]

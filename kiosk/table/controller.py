@@ -1,0 +1,474 @@
+"""The kiosk's state and what inputs do to it, without pygame: the match lifecycle at the table.
+
+The frame loop (``kiosk.app``) hands the controller every input in arrival order (the intents of
+taps, which the scenes pass on, and the physical buttons), lets time pass (``update``) and asks
+what the screen depends on (``screen_key``) and when it must next wake (``next_due_ns``). The
+controller owns the match at the table (``session``) and its journal recording (``recorder``),
+the interface state (``ui``) and the named players (``desk``):
+
+- a new match starts at the ready screen and is entered in the journal at its first Start (the
+  players in the seats can change until then);
+- at start-up an unfinished match is resumed from the journal;
+- a loop that could not take commands for too long while a clock ran aborts the match (stall);
+- each transfer of points makes a chip flight (its data: who pays whom, how much, since when);
+- between matches, the kiosk returns home after a while without input; holding the admin corner
+  (or key) long enough leaves the kiosk;
+- every change the screen must show bumps ``ui.version`` (or the session's ``version``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from engine import NS_PER_S, Phase, Transfer
+from hardware.events import Button, InputEvent
+from kiosk.config import KioskConfig
+from kiosk.i18n import NATIVE_NAMES, translator
+from kiosk.i18n.messages import as_text
+from kiosk.store.journal import Journal
+from kiosk.store.recorder import MatchRecorder, new_recorded_match
+from kiosk.store.resume import ResumeFailed, resume
+from kiosk.store.stall import StallDetector
+from kiosk.table import intents as do
+from kiosk.table.players import PlayerDesk
+from kiosk.table.session import GameSession
+from kiosk.table.state import ChipFlight, Screen, UiState
+from kiosk.timesource import Clock
+
+ADMIN_EXIT_STATUS = 10
+"""Exit status of the deliberate admin exit (the service does not restart after it)."""
+MAX_SLEEP_NS = 1000 * 1_000_000
+"""The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
+BLINK_SLEEP_NS = 125 * 1_000_000
+"""While a low bank makes LEDs blink, the loop wakes this often to drive them."""
+LOW_BANK_NS = 20 * NS_PER_S
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A press being held (admin exit)."""
+
+    since_ns: int
+    source: Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class Surroundings:
+    """What the controller reports about the machine it runs on (settings screen, key legend)."""
+
+    screen_size: tuple[int, int] = (0, 0)
+    backend: str = "mock"
+    """The GPIO backend in use."""
+    panel_status: Callable[[], str | None] = lambda: None
+    """The serial panel's state now ("connected", ...), None without a panel."""
+
+
+class Controller:
+    """The kiosk without its screen: one match at a time, the interface state, the journal."""
+
+    def __init__(
+        self,
+        config: KioskConfig,
+        clock: Clock,
+        *,
+        warnings: tuple[object, ...] = (),
+        simulator: bool = False,
+        rng: random.Random | None = None,
+        boot_id: str = "",
+        journal: Journal | None = None,
+        surroundings: Surroundings | None = None,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.simulator = simulator
+        self.rng = rng or random.SystemRandom()
+        self.boot_id = boot_id
+        self.surroundings = surroundings or Surroundings()
+        self.ui = UiState(warnings=warnings, language=config.kiosk.language)
+        self.session: GameSession | None = None
+        self.journal = journal
+        self.recorder: MatchRecorder | None = None
+        self.desk = PlayerDesk(journal, self.ui)
+        self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
+        self.flight: ChipFlight | None = None
+        """The chips in the air after the newest transfer (None: none)."""
+        self.running = True
+        """False once the kiosk is to leave (admin exit, closed window, SIGTERM)."""
+        self.exit_status = 0
+        self._events_seen = 0
+        self._holds: dict[Hashable, Hold] = {}
+        self._last_input_ns = 0
+        self.refresh_texts()
+        self.resume()
+        self.stall.reset(self.clock.now())
+
+    # -- the match lifecycle ---------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Continue an unfinished match from the journal, as the clock rules say (RULES.md §7)."""
+        if self.journal is None:
+            return
+        now = self.clock.now()
+        try:
+            resumed = resume(self.journal, self.boot_id, now)
+        except ResumeFailed as exc:
+            self.ui.warnings = (*self.ui.warnings, getattr(exc, "text", str(exc)))
+            return
+        if resumed is None:
+            return
+        session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        session.adopt(resumed.match)
+        self.session, self.recorder = session, resumed.recorder
+        self.desk.seat_names_from(resumed.players)
+        session.events.extend(resumed.events)
+        self._events_seen = len(session.events)
+        session.say(resumed.message, now)
+        self.recorder.sync(session.match, now)
+        self.ui.screen = Screen.MATCH
+        self.ui.changed()
+
+    def new_match(self) -> None:
+        """Start a fresh match at the ready screen (entered in the journal at its first Start)."""
+        self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        self.recorder = None
+        self.ui.records.picker = None
+        self.flight = None
+        self._events_seen = 0
+        self._last_input_ns = max(self._last_input_ns, self.clock.now())
+        self.ui.screen = Screen.MATCH
+        self.ui.help_open = False
+        self.ui.confirm_resign.clear()
+        self.ui.changed()
+
+    def enter_match(self) -> None:
+        """Before the first Start: enter the match in the journal with the players now in the seats.
+
+        The players can change until then, so the journal's match is made here (nothing was played
+        yet, the fresh recording match is the same as the one on screen)."""
+        s = self.session
+        if self.journal is None or s is None or self.recorder is not None:
+            return
+        if s.match.phase is not Phase.READY or s.match.round != 0:
+            return
+        match, self.recorder = new_recorded_match(
+            self.journal, s.match.config, self.ui.records.chosen_ids(), self.boot_id
+        )
+        s.adopt(match)
+
+    def go_home(self) -> None:
+        """Back to the home screen (the match, if any, is left; the seats are guests again)."""
+        self.desk.reset()
+        self.session = None
+        self.ui.screen = Screen.HOME
+        self.ui.help_open = False
+        self.ui.confirm_resign.clear()
+        self.ui.changed()
+
+    def use_journal(self, journal: Journal | None) -> None:
+        """Keep matches and named players in ``journal`` from now on (the screenshots' demonstration)."""
+        self.journal = journal
+        self.desk = PlayerDesk(journal, self.ui)
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def touched(self, arrival_ns: int) -> None:
+        """An input arrived at ``arrival_ns`` (the idle return counts from the latest)."""
+        self._last_input_ns = max(self._last_input_ns, arrival_ns)
+
+    def arrival(self, stamp: int) -> int:
+        """A command's arrival, never before the last one the match accepted (same-frame races)."""
+        if self.session is not None:
+            last = self.session.match.last_command_ns
+            if last is not None and stamp < last:
+                return last
+        return stamp
+
+    def press(self, item: InputEvent) -> None:
+        """A physical button press (GPIO, serial panel or simulator key)."""
+        arrival = self.arrival(item.arrival_ns)
+        if item.button is Button.HELP:
+            if self.ui.help_open:
+                self.ui.help_open = False
+            else:
+                self.ui.open_help()
+            self.ui.changed()
+            return
+        if self.session is None:
+            if item.button in (Button.ACCEPT, Button.START_CONTINUE) and self.ui.screen == Screen.HOME:
+                self.new_match()
+            return
+        if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
+            return
+        self.enter_match()
+        self.session.press(item.player, item.button, arrival)
+
+    def handle(self, intent: do.Intent, now: int) -> None:
+        """Carry out a tap's ``intent`` (``now``: when the tap was taken in)."""
+        if isinstance(intent, do.Noop):
+            return
+        if self._interface(intent) or self._navigate(intent) or self._players(intent) or self._command(intent, now):
+            self.ui.changed()
+
+    def _interface(self, intent: do.Intent) -> bool:
+        """Languages and pages: the interface only (its texts are made again)."""
+        ui = self.ui
+        match intent:
+            case do.HostLanguage(language):
+                ui.set_host_language(language)
+            case do.PlayerLanguage(player):
+                ui.next_player_language(player)
+            case do.HelpLanguage(language):
+                ui.set_help_language(language)
+            case do.HelpPage(page):
+                ui.help_page = max(0, page)
+            case do.SettingsPage(page):
+                ui.settings_page = max(0, page)
+            case _:
+                return False
+        self.refresh_texts()
+        return True
+
+    def _navigate(self, intent: do.Intent) -> bool:
+        """Overlays and screens."""
+        match intent:
+            case do.OpenHelp():
+                self.ui.open_help()
+            case do.CloseHelp():
+                self.ui.help_open = False
+            case do.NewMatch() | do.Rematch():
+                self.new_match()
+            case do.GoHome():
+                self.go_home()
+            case do.OpenSettings():
+                self.ui.screen = Screen.SETTINGS
+                self.ui.settings_page = 0  # the settings open at their first page
+                self.ui.status_line = self.status_text()
+            case _:
+                return False
+        return True
+
+    def _players(self, intent: do.Intent) -> bool:
+        """The named players' screens: picker, keyboard, leaderboard, history, replay."""
+        desk = self.desk
+        match intent:
+            case do.OpenPicker(seat):
+                desk.open_picker(seat)
+            case do.ClosePicker():
+                desk.close_picker()
+            case do.PickPlayer(_, player_id):
+                desk.pick(player_id)
+            case do.PickerPage(page):
+                desk.picker_page(page)
+            case do.NewPlayer():
+                desk.new_player()
+            case do.Key(ch):
+                desk.key(ch)
+            case do.Shift():
+                desk.shift()
+            case do.Backspace():
+                desk.backspace()
+            case do.CancelName():
+                desk.cancel_name()
+            case do.ConfirmName():
+                desk.confirm_name()
+            case do.OpenLeaderboard():
+                desk.open_leaderboard()
+            case do.LeaderboardPage(page):
+                desk.leaderboard_page(page)
+            case do.OpenHistory(player_id):
+                desk.open_history(player_id)
+            case do.HistoryPage(page):
+                desk.history_page(page)
+            case do.OpenReplay(match_id):
+                desk.open_replay(match_id)
+            case do.ReplayTo(step):
+                desk.replay_to(step)
+            case do.Back():
+                desk.back()
+            case _:
+                return False
+        return True
+
+    def _command(self, intent: do.Intent, now: int) -> bool:
+        """The match's own taps (nothing without a match)."""
+        s = self.session
+        if s is None:
+            return False
+        arrival = self.arrival(now)
+        match intent:
+            case do.Start(player):
+                self.enter_match()
+                s.press(player, Button.ACCEPT, arrival)
+            case do.Reveal(player) | do.Accept(player):
+                s.press(player, Button.ACCEPT, arrival)
+            case do.Decline(player):
+                s.press(player, Button.DECLINE, arrival)
+            case do.TapTile(_, tile):
+                s.select(tile, arrival)
+            case do.TapPoint(point):
+                s.place_at(point, arrival)
+            case do.DrawTile():
+                s.draw(arrival)
+            case do.StepBid(steps):
+                s.step_bid(steps)
+            case do.PlaceBid():
+                s.submit_bid(arrival)
+            case do.Resign(player):
+                self.ui.confirm_resign.add(player)
+            case do.CancelResign(player):
+                self.ui.confirm_resign.discard(player)
+            case do.ConfirmResign(player):
+                self.ui.confirm_resign.discard(player)
+                s.resign(player, arrival)
+            case _:
+                return False
+        return True
+
+    # -- admin exit --------------------------------------------------------------------------
+
+    def hold(self, source: Hashable, now: int) -> None:
+        """A press on the admin corner (or the admin key) began at ``now``."""
+        self._holds[source] = Hold(now, source)
+
+    def release(self, source: Hashable) -> None:
+        """That press ended."""
+        self._holds.pop(source, None)
+
+    @property
+    def hold_ns(self) -> int:
+        return int(self.config.kiosk.admin_exit_hold_seconds * NS_PER_S)
+
+    # -- time ------------------------------------------------------------------------------
+
+    def heartbeat(self, now: int) -> None:
+        """Abort the match when the loop could not take commands for too long while a clock ran."""
+        s = self.session
+        running = s is not None and not s.match.is_over and s.match.clock_running is not None
+        reason = self.stall.beat(now, running)
+        if reason is not None and s is not None and running:
+            s.abort(reason, now)
+
+    def update(self, now: int) -> None:
+        """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return."""
+        if self.session is not None:
+            self.session.tick(now)
+            if self.recorder is not None:
+                self.recorder.sync(self.session.match, now)  # committed before it is shown
+            self._start_flights(now)
+        self._check_holds(now)
+        self._idle_return(now)
+
+    def set_panel(self, state: str | None) -> None:
+        """The serial panel's state as the screen shows it."""
+        if state != self.ui.panel:
+            self.ui.panel = state
+            self.ui.changed()
+
+    def show_flight(self, transfer: Transfer, start_ns: int) -> None:
+        """Fly the chips of ``transfer`` from ``start_ns`` (the events so far count as seen)."""
+        self.flight = ChipFlight(transfer.payer, transfer.payee, transfer.points, start_ns)
+        self._events_seen = len(self.session.events) if self.session is not None else 0
+
+    def _start_flights(self, now: int) -> None:
+        """Animate the newest transfer (chips flying from the payer's stack to the payee's)."""
+        events = self.session.events if self.session is not None else []
+        for event in events[self._events_seen :]:
+            if isinstance(event, Transfer):
+                self.flight = ChipFlight(event.payer, event.payee, event.points, now)
+        self._events_seen = len(events)
+        if self.flight is not None and self.flight.progress(now) >= 1.0:
+            self.flight = None
+
+    def _check_holds(self, now: int) -> None:
+        for hold in self._holds.values():
+            if now - hold.since_ns >= self.hold_ns:
+                self.running = False
+                self.exit_status = ADMIN_EXIT_STATUS
+
+    def _idle_return(self, now: int) -> None:
+        idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
+        ui = self.ui
+        if now - self._last_input_ns < idle_ns or (ui.screen == Screen.HOME and self.session is None):
+            return
+        s = self.session
+        if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (
+                s.match.phase is Phase.READY and s.match.round == 0):
+            self.go_home()
+
+    # -- what the frame loop asks ------------------------------------------------------------
+
+    def screen_key(self, now: int) -> tuple[object, ...]:
+        """Everything a full redraw depends on (besides the clock digits)."""
+        s = self.session
+        if s is None:
+            return (self.ui.version, self.ui.screen)
+        live = tuple(id(m) for m in s.live_messages(now))
+        flying = None if self.flight is None else (id(self.flight), now)
+        return (self.ui.version, self.ui.screen, s.version, live, flying)
+
+    def next_due_ns(self, now: int) -> int:
+        """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
+        a message's end, a blinking LED, a chip flight's next frame, an admin hold; at most a second)."""
+        due = [now + MAX_SLEEP_NS]
+        if self.flight is not None:
+            due.append(now + NS_PER_S // self.config.display.fps)
+        s = self.session
+        if s is not None:
+            m = s.match
+            running = m.clock_running
+            if running is not None:
+                delay = m.delay_left_ns(now)
+                left = delay if delay > 0 else m.bank_ns(running, now)
+                due.append(now + left % NS_PER_S + 1)  # the next displayed digit
+                deadline = m.deadline_ns()
+                if deadline is not None:
+                    due.append(deadline)
+                if delay <= 0 and m.bank_ns(running, now) < LOW_BANK_NS:
+                    due.append(now + BLINK_SLEEP_NS)
+            due.extend(message.until_ns for message in s.live_messages(now))
+        due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
+        return min(due)
+
+    # -- texts -------------------------------------------------------------------------------
+
+    def refresh_texts(self) -> None:
+        """Make the key legend (simulator) and the settings' lines again, in the host language."""
+        self.ui.legend = self.key_legend() if self.simulator else ""
+        self.ui.status_line = self.status_text()
+
+    def key_legend(self) -> str:
+        """The simulator's keys for the buttons, and the admin exit key."""
+        t = translator(self.ui.language)
+        keys = self.config.hardware.keys
+        names = {Button.ACCEPT: t._("accept"), Button.RAISE: t._("raise"), Button.DECLINE: t._("decline")}
+        parts = []
+        for player in (0, 1):
+            own = [f"{key.upper()} {names.get(button, button.name.lower())}" for key, p, button in keys if p == player]
+            parts.append(t._("Player {number}: {keys}", number=player + 1, keys=", ".join(own)))
+        return t._("Keys  {players}   (hold {key} to quit)", players="   ".join(parts),
+                   key=self.config.kiosk.admin_exit_key)
+
+    def status_text(self) -> str:
+        """The settings screen's lines: screen, hand-over, clock, buttons and panel, language, warnings."""
+        t = translator(self.ui.language)
+        c = self.config
+        where = self.surroundings
+        panel = where.panel_status()
+        size = {"width": where.screen_size[0], "height": where.screen_size[1]}
+        panels = {"disconnected": t._("disconnected"), "handshaking": t._("handshaking"), "connected": t._("connected"),
+                  "incompatible": t._("incompatible")}
+        lines = [
+            t._("Screen: {width} x {height}, table orientation", **size) if c.display.orientation == "table"
+            else t._("Screen: {width} x {height}, upright orientation", **size),
+            t._("Hand-over screen between turns: on") if c.match.handover else t._("Hand-over screen between turns: off"),
+            t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
+                 c.match.balances, bank=f"{c.match.bank_seconds:g}", delay=f"{c.match.delay_seconds:g}"),
+            t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
+                panel=panels.get(panel, panel) if panel else t._("none")),
+            t._("Language: {language}", language=NATIVE_NAMES[t.language]),
+            t._("Change these in the configuration file (see the README)."),
+        ]
+        lines += [t._("Warning: {warning}", warning=t(as_text(w))) for w in self.ui.warnings]
+        return "\n".join(lines)

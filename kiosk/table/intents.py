@@ -1,0 +1,288 @@
+"""What a tap asks for: small frozen values that the screen's hotspots carry (no pygame here).
+
+A scene draws buttons and leaves a hotspot per button with one of these intents; a tap hands the
+intent to the scene stack (``kiosk.ui.stage``), whose scenes pass the ones they offer to the
+controller (``kiosk.table.controller``), which changes the state. Tests tap by intent:
+``tap(app, Start(0))`` or, for any of a kind, ``tap(app, TapTile)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Point, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """Base of every intent."""
+
+
+# -- anywhere ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Noop(Intent):
+    """A tap on an overlay's background: taken, and nothing happens (nothing beneath is hit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHelp(Intent):
+    """Open the rules help (at its first page, in the host language)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseHelp(Intent):
+    """Close the rules help."""
+
+
+@dataclass(frozen=True, slots=True)
+class HelpPage(Intent):
+    """Show the help's page ``page`` (0 is the first)."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class HelpLanguage(Intent):
+    """Show the help in ``language`` (its tabs)."""
+
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch(Intent):
+    """A fresh match at the ready screen (home's New match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Intent):
+    """A fresh match with the same players (match over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoHome(Intent):
+    """Back to the home screen (the match, if any, is left; the seats become guests)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSettings(Intent):
+    """The settings screen (at its first page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsPage(Intent):
+    """Show the settings' page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostLanguage(Intent):
+    """The home screen's language buttons: the host language, for both players too."""
+
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLanguage(Intent):
+    """A player's own language button: the next of the four."""
+
+    player: int
+
+
+# -- the match ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Intent):
+    """Start (round 1) or Continue (between rounds), by ``player``."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Intent):
+    """The hand-over's Reveal my tiles, by ``player``."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class TapTile(Intent):
+    """``player`` tapped ``tile`` in their hand: pick it up, or place it."""
+
+    player: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class TapPoint(Intent):
+    """A lit point on the board: place the picked-up tile there."""
+
+    point: Point
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTile(Intent):
+    """Draw from the boneyard (the sidebar's boneyard or the panel's Draw button)."""
+
+    player: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Intent):
+    """Decline to bid (the auction's first action)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Intent):
+    """Accept the standing bid."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepBid(Intent):
+    """Move the bid stepper by ``steps`` times 5."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBid(Intent):
+    """Bid the stepper's amount."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Intent):
+    """Resign: asks ``player`` for a confirmation first."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmResign(Intent):
+    """Yes, ``player`` resigns."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelResign(Intent):
+    """No, ``player`` plays on."""
+
+    player: int
+
+
+# -- named players -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPicker(Intent):
+    """Who plays in ``seat``: open that seat's player picker."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClosePicker(Intent):
+    """Close the picker, nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PickPlayer(Intent):
+    """The named player ``player_id`` (None: a guest) sits in ``seat``."""
+
+    seat: int
+    player_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PickerPage(Intent):
+    """Show the picker's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer(Intent):
+    """Type a new player's name for ``seat`` (the keyboard)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Key(Intent):
+    """A letter, digit or sign typed on the keyboard (its case is the keyboard's)."""
+
+    ch: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shift(Intent):
+    """The keyboard's Aa key: the next letter in the other case."""
+
+
+@dataclass(frozen=True, slots=True)
+class Backspace(Intent):
+    """The keyboard's ← key."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelName(Intent):
+    """Leave the keyboard, back to the picker's list."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmName(Intent):
+    """The keyboard's OK: make the player (or say why not)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenLeaderboard(Intent):
+    """The leaderboard (at its first page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage(Intent):
+    """Show the leaderboard's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHistory(Intent):
+    """A player's matches."""
+
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage(Intent):
+    """Show the history's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReplay(Intent):
+    """Step through a stored match."""
+
+    match_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayTo(Intent):
+    """Show the replay's step ``step``."""
+
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class Back(Intent):
+    """From a replay to its history, from a history to the leaderboard."""

@@ -1,0 +1,302 @@
+"""Named players at the table, without pygame: who sits in each seat, the picker and its keyboard,
+the leaderboard, a player's history and the step-through replay of a stored match.
+
+``PlayerDesk`` carries out their intents on ``UiState.records`` (``kiosk.table.state``), reading
+the journal when a screen opens, so that drawing never reads it. The texts the screens make from
+these records (a replay step in words, a rating change) are here too.
+
+The on-screen keyboard types Latin letters, digits, space, hyphen and apostrophe (a one-shot
+"Aa" key changes the case of the next letter; a letter after a space or at the start is a
+capital). Hangul and Cyrillic names would need their own layouts (and Hangul an input method
+that composes syllables): not done.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from engine import EndReason, Match
+from kiosk.i18n import N_, Translator, match_template
+from kiosk.store.players import NAME_MAX, PlayerNameError, Players
+from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
+
+if TYPE_CHECKING:
+    from kiosk.store.journal import Journal
+
+KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-'")
+PICKER_COLUMNS, PICKER_ROWS = 3, 4
+BOARD_ROWS = 7
+HISTORY_ROWS = 7
+
+NAME_ERRORS = (
+    N_("Type a name first."),
+    N_("A name has at most {n} characters."),
+    N_("A name cannot contain control characters."),
+    N_('"Guest" is reserved for players without a name.'),
+    N_('The name "{name}" is taken: pick it from the list or choose another.'),
+    N_('The name "{name}" is taken.'),
+)
+"""``PlayerNameError`` texts (English at their source in ``kiosk.store.players``), for the catalogs."""
+RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
+END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
+               "aborted": N_("aborted")}
+STEP_TEXTS = {
+    "reveal": N_("{player} reveals their tiles"),
+    "draw": N_("{player} draws a tile"),
+    "pass": N_("{player} passes"),
+    "decline": N_("{player} declines to bid"),
+    "accept": N_("{player} accepts the bid"),
+    "bid": N_("{player} bids {amount}"),
+    "play": N_("{player} plays [{tile}]"),
+    "resign": N_("{player} resigns"),
+}
+"""What a stored step did; ``{player}`` is the seat's name, or "Player 2" for a guest."""
+
+
+def name_error_text(exc: Exception) -> str:
+    """A ``PlayerNameError``'s sentence as a ``Text`` the screen translates (English when unknown)."""
+    found = match_template(NAME_ERRORS, str(exc))
+    return found if found is not None else str(exc)
+
+
+def pages(count: int, per_page: int) -> int:
+    """How many pages ``count`` rows take (at least one)."""
+    return max(1, -(-count // per_page))
+
+
+def _within(page: int, count: int, per_page: int) -> int:
+    return max(0, min(page, pages(count, per_page) - 1))
+
+
+class PlayerDesk:
+    """The named players' screens at work: picking, typing, the leaderboard, history and replay.
+
+    Every method changes ``ui.records`` (and ``ui.screen`` to move between the player screens);
+    with no journal (``players`` None) nothing is offered and nothing happens."""
+
+    def __init__(self, journal: Journal | None, ui: UiState) -> None:
+        self.journal = journal
+        self.players = Players(journal) if journal is not None else None
+        self.ui = ui
+        ui.records.available = journal is not None
+
+    @property
+    def records(self) -> Records:
+        return self.ui.records
+
+    # -- the picker and its keyboard -------------------------------------------------------
+
+    def open_picker(self, seat: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.picker, r.typing, r.error, r.picker_page = seat, None, "", 0
+        r.choices = self.players.list()
+
+    def close_picker(self) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.picker, r.typing, r.error = None, None, ""
+
+    def pick(self, player_id: int | None) -> None:
+        """The open picker's seat gets ``player_id`` (None: a guest)."""
+        r = self.records
+        if self.players is None or r.picker is None:
+            return
+        r.chosen[r.picker] = None if player_id is None else self.players.get(player_id)
+        r.picker = None
+
+    def picker_page(self, page: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.picker_page = _within(page, len(r.choices), PICKER_COLUMNS * PICKER_ROWS)
+
+    def new_player(self) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.typing, r.error, r.upper = "", "", False
+
+    def key(self, ch: str) -> None:
+        r = self.records
+        if self.players is None or r.typing is None:
+            return
+        if len(r.typing) < NAME_MAX:
+            r.typing += ch.upper() if r.next_upper() else ch.lower()
+        r.upper, r.error = False, ""
+
+    def shift(self) -> None:
+        if self.players is None:
+            return
+        self.records.upper = not self.records.upper
+
+    def backspace(self) -> None:
+        r = self.records
+        if self.players is None or r.typing is None:
+            return
+        r.typing, r.error = r.typing[:-1], ""
+
+    def cancel_name(self) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.typing, r.error = None, ""
+
+    def confirm_name(self) -> None:
+        """Make the typed player and seat them, or say why the name is refused."""
+        r = self.records
+        if self.players is None or r.typing is None or r.picker is None:
+            return
+        try:
+            player = self.players.create(r.typing)
+        except PlayerNameError as exc:
+            r.error = name_error_text(exc)
+        else:
+            r.chosen[r.picker] = player
+            r.picker, r.typing, r.error = None, None, ""
+
+    # -- leaderboard, history, replay ------------------------------------------------------
+
+    def open_leaderboard(self, keep_page: bool = False) -> None:
+        """The leaderboard, read now (wins counted from each player's rated matches)."""
+        if self.players is None:
+            return
+        r = self.records
+        rows = []
+        for rank, player in enumerate(self.players.leaderboard(), start=1):
+            wins = sum(1 for h in self.players.history(player.id) if h.rated and h.result == "win")
+            rows.append(BoardRow(rank, player, wins))
+        r.board = rows
+        if not keep_page:
+            r.board_page = 0
+        self.ui.screen = Screen.LEADERBOARD
+
+    def leaderboard_page(self, page: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.board_page = _within(page, len(r.board), BOARD_ROWS)
+
+    def open_history(self, player_id: int) -> None:
+        """A player's matches, newest first (matches entered but never begun are left out)."""
+        if self.players is None or self.journal is None:
+            return
+        r = self.records
+        r.player = self.players.get(player_id)
+        rows = self.players.history(player_id)
+        r.history = [h for h in rows if h.result != "unfinished" or self.journal.commands(h.match_id)]
+        r.history_page = 0
+        self.ui.screen = Screen.HISTORY
+
+    def history_page(self, page: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.history_page = _within(page, len(r.history), HISTORY_ROWS)
+
+    def open_replay(self, match_id: int) -> None:
+        """Every state of a stored match, from the journal's steps."""
+        if self.journal is None or self.players is None:
+            return
+        r = self.records
+        r.replay = [ReplayStep(dict(step), Match.from_dict(match.to_dict()))
+                    for step, match in self.journal.replay_states(match_id)]
+        r.replay_row = next((h for h in r.history if h.match_id == match_id), None)
+        record = self.journal.match(match_id)
+        r.names = {}
+        for pid in record.players:
+            if pid is not None:
+                r.names[pid] = self.players.get(pid).name
+        r.replay_players = record.players
+        r.replay_at = 0
+        self.ui.screen = Screen.REPLAY
+
+    def replay_to(self, step: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.replay_at = max(0, min(step, len(r.replay) - 1))
+
+    def back(self) -> None:
+        """From the replay to its history; from the history to the leaderboard (at the same page)."""
+        if self.players is None:
+            return
+        if self.ui.screen == Screen.REPLAY:
+            self.ui.screen = Screen.HISTORY
+        else:
+            self.open_leaderboard(keep_page=True)
+
+    # -- the seats -------------------------------------------------------------------------
+
+    def seat_names_from(self, players: tuple[int | None, int | None]) -> None:
+        """The seats of a resumed match."""
+        if self.players is None:
+            return
+        self.records.chosen = [None if p is None else self.players.get(p) for p in players]
+
+    def reset(self) -> None:
+        """Back to two guests and no picker (the home screen)."""
+        r = self.records
+        r.chosen = [None, None]
+        r.picker, r.typing, r.error = None, None, ""
+
+
+# -- texts ----------------------------------------------------------------------------------------
+
+
+def seat_name(t: Translator, records: Records, seat: int) -> str:
+    """The replayed match's player in ``seat``: the name, or "Player 2" for a guest."""
+    pid = records.replay_players[seat]
+    if pid is None or pid not in records.names:
+        return t._("Player {number}", number=seat + 1)
+    return records.names[pid]
+
+
+def step_text(t: Translator, records: Records, item: ReplayStep) -> str:
+    """Who did what in one stored step, e.g. "Anna plays [1|4]" ("Player 2 plays [1|4]" for a guest)."""
+    step, m = item.step, item.match
+    kind = step.get("do")
+    if kind == "start":
+        return t._("Round {number}: the tiles are dealt", number=m.round)
+    if kind == "restart":
+        if m.is_over and m.outcome is not None and m.outcome.reason is EndReason.ABORTED:
+            return t._("The kiosk stopped the match")
+        return t._("The kiosk restarted")
+    if kind == "tick":
+        return t._("A clock ran out")
+    template = STEP_TEXTS.get(str(kind))
+    if template is None:
+        return str(kind)
+    return t.lookup(template, player=seat_name(t, records, int(step.get("player", 0))), amount=step.get("amount", ""),
+                    tile=step.get("tile", ""))
+
+
+def outcome_text(t: Translator, records: Records, m: Match) -> str:
+    """The end of the match, for the replay's last step."""
+    o = m.outcome
+    if o is None:
+        return ""
+    if o.winner is None:
+        return t._("Match aborted - no result")
+    return t._("{player} wins", player=seat_name(t, records, o.winner))
+
+
+def change_text(change: float | None) -> str:
+    """A rating change as "+12.4" / "-3.0", or a dash when the match was not rated."""
+    if change is None:
+        return "–"
+    return f"{change:+.1f}"
+
+
+def date_text(wall: float) -> str:
+    """A match's date and time (local time)."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(wall))
+
+
+def seat_label(t: Translator, records: Records, seat: int) -> str:
+    """The name in a seat, or "Guest"."""
+    player = records.chosen[seat]
+    return t._("Guest") if player is None else player.name

@@ -1,0 +1,162 @@
+"""What the screen shows beyond the match (no pygame): which screen, overlays, languages, pages.
+
+The controller (``kiosk.table.controller``) changes this state; the scenes (``kiosk.ui.scenes``)
+only read it. ``version`` is bumped on every change a full redraw must show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import Match
+from kiosk.i18n import next_language, normalise
+from kiosk.store.players import HistoryRow, Player
+
+
+class Screen(StrEnum):
+    """The screen under the overlays. ``MATCH``: the table, at the scene its match's phase asks for."""
+
+    HOME = "home"
+    SETTINGS = "settings"
+    MATCH = "match"
+    LEADERBOARD = "leaderboard"
+    HISTORY = "history"
+    REPLAY = "replay"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """One line of the leaderboard."""
+
+    rank: int
+    player: Player
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One stored step and the match right after it (a copy of its own)."""
+
+    step: dict[str, Any]
+    match: Match
+
+
+@dataclass
+class Records:
+    """What the player screens show (part of ``UiState``)."""
+
+    available: bool = False
+    """A journal is open: names can be picked and the leaderboard is on the home screen."""
+    chosen: list[Player | None] = field(default_factory=lambda: [None, None])
+    """The named player in each seat for the coming match (None: a guest)."""
+    picker: int | None = None
+    """The seat whose player picker is open."""
+    typing: str | None = None
+    """The name on the keyboard while it is open."""
+    upper: bool = False
+    """The "Aa" key: the next letter in the other case."""
+    error: str = ""
+    """Why the keyboard's name was refused (a ``Text``, or English)."""
+    choices: list[Player] = field(default_factory=list)
+    picker_page: int = 0
+    board: list[BoardRow] = field(default_factory=list)
+    board_page: int = 0
+    player: Player | None = None
+    history: list[HistoryRow] = field(default_factory=list)
+    history_page: int = 0
+    replay: list[ReplayStep] = field(default_factory=list)
+    replay_row: HistoryRow | None = None
+    replay_at: int = 0
+    replay_players: tuple[int | None, int | None] = (None, None)
+    names: dict[int, str] = field(default_factory=dict)
+    """Player ids to names, for the replay's heading."""
+
+    def chosen_ids(self) -> tuple[int | None, int | None]:
+        """The seats' player ids (None: guest)."""
+        a, b = self.chosen
+        return (None if a is None else a.id, None if b is None else b.id)
+
+    def next_upper(self) -> bool:
+        """Whether the next letter typed is a capital."""
+        auto = not self.typing or self.typing.endswith((" ", "-"))
+        return auto != self.upper
+
+
+@dataclass
+class UiState:
+    """What the screen shows beyond the match: the screen, overlays, confirmations, notices."""
+
+    screen: Screen = Screen.HOME
+    help_open: bool = False
+    confirm_resign: set[int] = field(default_factory=set)
+    """Players whose Resign waits for Yes or No."""
+    warnings: tuple[object, ...] = ()
+    """Configuration, hardware, journal and start-up warnings: message values (``kiosk.i18n.messages.as_text``)."""
+    legend: str = ""
+    status_line: str = ""
+    version: int = 0
+    language: str = "en"
+    """The host language: shared texts (configuration ``kiosk.language``, or the home screen's choice)."""
+    player_languages: list[str | None] = field(default_factory=lambda: [None, None])
+    """Each player's own language (None: the host language), chosen in their panel between rounds."""
+    help_page: int = 0
+    settings_page: int = 0
+    """The settings screen's page (when its lines and warnings take more than one)."""
+    panel: str | None = None
+    """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
+    help_language: str | None = None
+    """The help's language when chosen on its tabs (None: the host language)."""
+    records: Records = field(default_factory=Records)
+    """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
+
+    def __post_init__(self) -> None:
+        self.language = normalise(self.language)
+
+    def changed(self) -> None:
+        """Mark the screen for a full redraw."""
+        self.version += 1
+
+    def player_language(self, player: int | None) -> str:
+        """The language of texts for ``player`` (None: shared texts, the host language)."""
+        if player is None:
+            return self.language
+        return self.player_languages[player] or self.language
+
+    def set_host_language(self, language: str) -> None:
+        """The home screen's choice: the host language, for both players and the help too."""
+        self.language = normalise(language)
+        self.player_languages = [None, None]
+        self.help_language = None
+
+    def next_player_language(self, player: int) -> None:
+        """``player``'s language button: the next of the four."""
+        self.player_languages[player] = next_language(self.player_language(player))
+
+    def set_help_language(self, language: str) -> None:
+        """The help's tabs: the help in ``language``, from its first page."""
+        self.help_language = normalise(language)
+        self.help_page = 0
+
+    def open_help(self) -> None:
+        """The help opens at its first page, in the host language."""
+        if not self.help_open:
+            self.help_page = 0
+            self.help_language = None
+        self.help_open = True
+
+
+@dataclass(frozen=True, slots=True)
+class ChipFlight:
+    """Chips flying from the payer's stack to the payee's after a transfer."""
+
+    payer: int
+    payee: int
+    points: int
+    start_ns: int
+    duration_ns: int = 700_000_000
+
+    def progress(self, now_ns: int) -> float:
+        """0 at the start, 1 when the chips have landed."""
+        return min(1.0, max(0.0, (now_ns - self.start_ns) / self.duration_ns))

@@ -13,7 +13,11 @@ NS_PER_S = 1_000_000_000
 
 
 class MatchClock:
-    """Two banks and the one running decision."""
+    """Two banks and the one running decision.
+
+    The match changes it only through ``start``, ``switch``, ``stop`` and ``drop``, and reads
+    ``deadline`` (a plain attribute, for the speed of the check that every command makes).
+    """
 
     __slots__ = ("_banks", "_running", "_started_ns", "deadline", "delay_ns")
 
@@ -21,7 +25,8 @@ class MatchClock:
         self._banks = [int(banks_ns[0]), int(banks_ns[1])]
         self.delay_ns = int(delay_ns)
         self._running: int | None = None
-        self._started_ns: int | None = None
+        self._started_ns = 0
+        """When the running decision began (meaningless while none runs)."""
         self.deadline: int | None = None
         """The instant the running player loses on time, or None when no clock runs (read only)."""
 
@@ -33,19 +38,38 @@ class MatchClock:
     @property
     def started_ns(self) -> int | None:
         """When the running decision began (its fresh delay started), or None."""
-        return self._started_ns
+        return None if self._running is None else self._started_ns
 
     def start(self, player: int, now_ns: int) -> None:
-        """Begin a new decision for ``player`` at ``now_ns`` with a fresh delay."""
+        """Begin a new decision for ``player`` at ``now_ns`` with a fresh delay (none may be running)."""
         self._running = player
         self._started_ns = now_ns
         self.deadline = now_ns + self.delay_ns + self._banks[player]
+
+    def switch(self, player: int, now_ns: int) -> int:
+        """``stop`` the running decision (if any) at ``now_ns``, then ``start`` one for ``player``.
+
+        Returns what the stopped decision was charged.
+        """
+        used = 0
+        running = self._running
+        if running is not None:
+            used = now_ns - self._started_ns - self.delay_ns
+            if used <= 0:
+                used = 0
+            elif used > self._banks[running]:
+                used = self._banks[running]
+            self._banks[running] -= used
+        self._running = player
+        self._started_ns = now_ns
+        self.deadline = now_ns + self.delay_ns + self._banks[player]
+        return used
 
     def used_ns(self, now_ns: int) -> int:
         """Bank time the running decision has used by ``now_ns`` (0 within the delay)."""
         if self._running is None:
             return 0
-        over = now_ns - self._started_ns - self.delay_ns  # type: ignore[operator]
+        over = now_ns - self._started_ns - self.delay_ns
         if over <= 0:
             return 0
         bank = self._banks[self._running]
@@ -56,21 +80,19 @@ class MatchClock:
         player = self._running
         if player is None:
             return 0
-        used = now_ns - self._started_ns - self.delay_ns  # type: ignore[operator]
+        used = now_ns - self._started_ns - self.delay_ns
         if used <= 0:
             used = 0
         elif used > self._banks[player]:
             used = self._banks[player]
         self._banks[player] -= used
         self._running = None
-        self._started_ns = None
         self.deadline = None
         return used
 
     def drop(self) -> None:
         """Stop without charging anything (the decision's time cannot be proven)."""
         self._running = None
-        self._started_ns = None
         self.deadline = None
 
     def deadline_ns(self) -> int | None:
@@ -88,7 +110,7 @@ class MatchClock:
         """What is left of the running decision's delay at ``now_ns`` (0 when none runs)."""
         if self._running is None:
             return 0
-        left = self._started_ns + self.delay_ns - now_ns  # type: ignore[operator]
+        left = self._started_ns + self.delay_ns - now_ns
         if left <= 0:
             return 0
         return left if left < self.delay_ns else self.delay_ns
@@ -99,7 +121,7 @@ class MatchClock:
             "bank_ns": list(self._banks),
             "delay_ns": self.delay_ns,
             "running": self._running,
-            "started_ns": self._started_ns,
+            "started_ns": self.started_ns,
         }
 
     @classmethod

@@ -565,13 +565,14 @@ class Match:
         count = layout.place_index(t, p)
         self._opening_tile = self._drawn = -1
         self._passes = 0
-        self._clock.stop(now_ns)
         self._last_actor = player
+        # the player's decision ends here: charged by _end, by the stop below, or by _begin
         if count > 0 and count % 5 == 0:
             self._transfer(1 - player, player, count, TransferReason.SCORE, now_ns, events)
             if self._outcome is not None:
                 return
         if not hand:
+            self._clock.stop(now_ns)
             self._phase = _READY
             self._to_act = None
             self._jockey = player
@@ -596,10 +597,10 @@ class Match:
         self._check_nothing_fits(player, CannotPass, CANNOT_PASS_NOW)
         if self._boneyard:
             raise CannotPass(DRAW_FIRST)
-        self._clock.stop(now_ns)
         self._last_actor = player
         self._passes += 1
         if self._passes >= 2:
+            self._clock.stop(now_ns)
             self._settle_blocked(now_ns, events)
         else:
             self._begin(1 - player, now_ns, _PLAY)
@@ -608,7 +609,6 @@ class Match:
         auction = self._check_auction_turn(action.player)
         if auction.bid is not None:
             raise WrongPhase(DECLINE_FIRST_ONLY)
-        self._clock.stop(now_ns)
         self._last_actor = action.player
         self._open_by(auction.jockey, now_ns)
 
@@ -622,7 +622,6 @@ class Match:
         cost = net_payment(amount, player, auction.jockey)
         if cost > self._balances[player]:
             raise Unaffordable(UNAFFORDABLE, amount=amount, cost=cost, balance=self._balances[player])
-        self._clock.stop(now_ns)
         self._last_actor = player
         auction.bid = amount
         auction.bidder = player
@@ -633,7 +632,6 @@ class Match:
         auction = self._check_auction_turn(player)
         if auction.bid is None or auction.bidder is None:
             raise WrongPhase(NO_BID_TO_ACCEPT)
-        self._clock.stop(now_ns)
         self._last_actor = player
         bidder = auction.bidder
         cost = net_payment(auction.bid, bidder, auction.jockey)
@@ -673,14 +671,19 @@ class Match:
                 raise error(template)
 
     def _begin(self, player: int, now_ns: int, phase: Phase) -> None:
-        """A new decision for ``player``: through a hand-over on a shared screen, else at once."""
+        """End the running decision (if any) at ``now_ns`` and begin a new one for ``player``.
+
+        On a shared screen a change of player goes through a hand-over (no clock runs until the
+        reveal); otherwise the new decision's clock starts at once.
+        """
         self._to_act = player
         if self._handover and player != self._last_actor:
+            self._clock.stop(now_ns)
             self._phase = _HANDOVER
             self._after_reveal = phase
         else:
             self._phase = phase
-            self._clock.start(player, now_ns)
+            self._clock.switch(player, now_ns)
 
     def _open_by(self, opener: int, now_ns: int) -> None:
         self._auction = None

@@ -10,6 +10,7 @@ transaction. See docs/journal.md for the schema, the guarantees and the decision
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -288,7 +289,7 @@ class Journal:
         return audit.replay_states(self, match_id)
 
 
-def _last_good(conn: Any, match_id: int) -> tuple[StoredEntry | None, tuple[int, ...]]:
+def _last_good(conn: sqlite3.Connection, match_id: int) -> tuple[StoredEntry | None, tuple[int, ...]]:
     damaged: list[int] = []
     for row in conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE match_id = ? ORDER BY seq DESC", (match_id,)):
         try:

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kiosk.config import load_config
+from kiosk.i18n import T
 from kiosk.sdnotify import Notifier
-from kiosk.store.journal import Journal, JournalError, journal_path
+from kiosk.store.errors import KioskStoreError
+from kiosk.store.journal import Journal, journal_path
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -55,8 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             journal = Journal.open(path)
             warnings = (*warnings, *journal.warnings)
-        except JournalError as exc:
-            warnings = (*warnings, f"matches are not being saved: {exc}")
+        except KioskStoreError as exc:
+            warnings = (*warnings, T("matches are not being saved: {reason}", reason=exc.text))
             print(f"journal: {exc}", file=sys.stderr)
     from kiosk.app import App  # imports pygame: after the configuration is read
 

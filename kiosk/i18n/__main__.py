@@ -16,7 +16,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("compile", help="compile every .po into the .mo beside it (or under --out)")
     c.add_argument("--out", type=Path, default=None)
-    sub.add_parser("extract", help="add the code's new message ids to every .po (English filled in, others empty)")
+    e = sub.add_parser("extract", help="add the code's new message ids to every .po (English filled in, others empty)")
+    e.add_argument("--drop-obsolete", action="store_true", help="also delete the entries the code no longer uses")
     sub.add_parser("check", help="report missing or untranslated ids, placeholder mismatches, stale .mo files "
                                  "and (as warnings) obsolete entries")
     args = parser.parse_args(argv)
@@ -25,8 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {path}")
         return 0
     if args.command == "extract":
-        for language, count in catalogs.update().items():
-            print(f"{language}: {count} new message ids")
+        for language, count in catalogs.update(drop_obsolete=args.drop_obsolete).items():
+            print(f"{language}: {count} entries added or dropped")
         return 0
     problems = catalogs.check()
     for p in problems:

@@ -72,13 +72,20 @@ def write_catalog(catalog: Catalog, language: str, locale_dir: Path = LOCALE_DIR
     return path
 
 
-def update(locale_dir: Path = LOCALE_DIR, root: Path = ROOT) -> dict[str, int]:
-    """Add the code's new message ids to every catalog (English filled in, others empty)."""
+def update(locale_dir: Path = LOCALE_DIR, root: Path = ROOT, drop_obsolete: bool = False) -> dict[str, int]:
+    """Add the code's new message ids to every catalog (English filled in, others empty) and, with
+    ``drop_obsolete``, delete the entries the code no longer uses; returns the changes per language."""
     found = extract(root)
+    wanted = {f.msgid for f in found}
     added: dict[str, int] = {}
     for language in LANGUAGES:
         catalog = read_catalog(language, locale_dir)
         count = 0
+        if drop_obsolete:
+            for m in list(catalog):
+                if m.id and _ids(m)[0] not in wanted:
+                    catalog.delete(m.id)
+                    count += 1
         for f in found:
             key = f.msgid
             if key in catalog:

@@ -89,3 +89,17 @@ def test_a_missing_catalog_shows_english_and_says_so(tmp_path: Path, capsys: pyt
     catalog = i18n.load_catalog("ko", tmp_path)
     assert catalog.gettext("Start") == "Start"
     assert "no usable catalog for 'ko'" in capsys.readouterr().err
+
+
+def test_extract_adds_new_ids_and_drops_obsolete_ones_on_request(tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, locale)
+    (tmp_path / "kiosk").mkdir()
+    (tmp_path / "kiosk" / "screen.py").write_text('T("Start")\nT("A brand new text")\n', "utf-8")
+    catalogs.update(locale, root=tmp_path, drop_obsolete=True)
+    for language in i18n.LANGUAGES:
+        ids = {m.id for m in catalogs.read_catalog(language, locale) if m.id}
+        assert ids == {"Start", "A brand new text"}
+    assert catalogs.read_catalog("en", locale)["A brand new text"].string == "A brand new text"
+    assert catalogs.read_catalog("ko", locale)["A brand new text"].string == ""
+    assert catalogs.read_catalog("ko", locale)["Start"].string == "시작"

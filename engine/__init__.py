@@ -9,6 +9,7 @@ from .auction import JOCKEY_CREDIT, MIN_BID, RAISE_STEP
 from .clock import NS_PER_MS, NS_PER_S
 from .deal import Deal, shuffle_deal
 from .errors import (
+    MESSAGES,
     BadAmount,
     CannotDraw,
     CannotPass,
@@ -20,6 +21,7 @@ from .errors import (
     MustPlayDrawn,
     NoDeal,
     NotYourTurn,
+    ScenarioError,
     SnapshotError,
     Unaffordable,
     UnknownTile,
@@ -33,6 +35,7 @@ from .tiles import ALL_TILES, Point, Slot, Tile, tile
 __all__ = [
     "ALL_TILES",
     "JOCKEY_CREDIT",
+    "MESSAGES",
     "MIN_BID",
     "NS_PER_MS",
     "NS_PER_S",
@@ -70,6 +73,7 @@ __all__ = [
     "Resign",
     "Reveal",
     "RoundEnded",
+    "ScenarioError",
     "Slot",
     "SnapshotError",
     "Start",

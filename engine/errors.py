@@ -198,6 +198,7 @@ class EngineError(Exception):
         """The English sentence: ``template.format(**params)``."""
 
     def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the class, the template and the params (not the formatted message)."""
         return (_rebuild, (type(self), self.template, self.params))
 
 

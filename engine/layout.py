@@ -144,7 +144,7 @@ class Layout:
     # -- changing ----------------------------------------------------------------
 
     def check(self, tile: Tile, at: Point | None) -> None:
-        """Raise IllegalPlay with the reason if ``tile`` cannot be placed at ``at``."""
+        """Raise IllegalPlay with the reason if ``tile`` cannot be placed at ``at`` (UnknownTile: not one of the 28)."""
         t = TILE_INDEX.get(tile)
         if t is None:
             raise UnknownTile(UNKNOWN_TILE, tile=tile)

@@ -35,21 +35,6 @@ STEP_KINDS = frozenset(
     {"start", "continue", "reveal", "play", "draw", "pass", "decline", "bid", "accept", "resign", "tick", "restart"}
 )
 CONFIG_KEYS = frozenset({"balances", "bank_ms", "delay_ms", "handover", "jockey"})
-GAME_STEPS = STEP_KINDS - {"tick", "restart"}
-"""The steps that are commands to the match."""
-
-__all__ = [
-    "CONFIG_KEYS",
-    "GAME_STEPS",
-    "STEP_KINDS",
-    "Scenario",
-    "ScenarioError",
-    "action_step",
-    "parse_scenario",
-    "play_scenario",
-    "state_json",
-    "step_action",
-]
 
 
 @dataclass(frozen=True, slots=True)

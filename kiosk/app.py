@@ -254,7 +254,11 @@ class App:
         if spot is None:
             return None
         intent = spot.intent
-        return lambda: self.stage.handle(intent, now)
+
+        def tap() -> None:
+            self.stage.handle(intent, now)
+
+        return tap
 
     # -- drawing -----------------------------------------------------------------------------
 

@@ -68,9 +68,8 @@ def watchdog_usec(environ: Mapping[str, str] | None = None, pid: int | None = No
     if not raw.isdigit() or int(raw) <= 0:
         return None
     owner = env.get("WATCHDOG_PID", "").strip()
-    if owner:
-        if not owner.isdigit() or int(owner) != (os.getpid() if pid is None else pid):
-            return None
+    if owner and (not owner.isdigit() or int(owner) != (os.getpid() if pid is None else pid)):
+        return None
     return int(raw)
 
 

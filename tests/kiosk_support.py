@@ -15,9 +15,9 @@ def spot_for(app: App, wanted: Intent | type[Intent]) -> Hotspot | None:
     """A hotspot with intent ``wanted`` (an intent, or any intent of that type) that a tap at its
     centre hits (nothing drawn over it), or None."""
     for spot in app.hotspots:
-        if spot.intent == wanted or (isinstance(wanted, type) and isinstance(spot.intent, wanted)):
-            if app.stage.hit(spot.rect.center) is spot:
-                return spot
+        kind = spot.intent == wanted or (isinstance(wanted, type) and isinstance(spot.intent, wanted))
+        if kind and app.stage.hit(spot.rect.center) is spot:
+            return spot
     return None
 
 

@@ -21,7 +21,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from engine import NS_PER_S, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
+from engine import NS_PER_S, Action, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
 from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.i18n import LANGUAGES, next_language
@@ -54,7 +54,7 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
 
 
 DEMO_PLAYERS = ("Anna", "Bogdan", "Chloe", "Dae-jung", "Eko", "Fenna")
-DEMO_MATCHES = ((0, 1, 1), (1, 2, 2), (0, 2, 3), (3, None, 4), (0, 1, "resign"), (4, 5, 6), (0, 3, 7), (5, 0, 8),
+DEMO_MATCHES: tuple[tuple[int, int | None, int | str], ...] = ((0, 1, 1), (1, 2, 2), (0, 2, 3), (3, None, 4), (0, 1, "resign"), (4, 5, 6), (0, 3, 7), (5, 0, 8),
                 (1, 0, 9), (2, 4, 10))
 """(seat 1, seat 2 (None: a guest), seed or "resign") of each demonstration match."""
 _DEMO: list[Journal] = []
@@ -71,6 +71,7 @@ def play_recorded(journal: Journal, players: tuple[int | None, int | None], seed
         if match.is_over:
             break
         now += 3 * NS_PER_S
+        action: Action
         if seed == "resign" and turn >= 12 and match.phase is Phase.PLAY and match.to_act is not None:
             action = Resign(match.to_act)
         else:

@@ -27,9 +27,10 @@ from hardware.events import Button, InputEvent
 from kiosk.config import KioskConfig
 from kiosk.i18n import NATIVE_NAMES, translator
 from kiosk.i18n.messages import as_text
+from kiosk.store.errors import ResumeFailed
 from kiosk.store.journal import Journal
 from kiosk.store.recorder import MatchRecorder, new_recorded_match
-from kiosk.store.resume import ResumeFailed, resume
+from kiosk.store.resume import resume
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
 from kiosk.table.players import PlayerDesk
@@ -114,7 +115,7 @@ class Controller:
         try:
             resumed = resume(self.journal, self.boot_id, now)
         except ResumeFailed as exc:
-            self.ui.warnings = (*self.ui.warnings, getattr(exc, "text", str(exc)))
+            self.ui.warnings = (*self.ui.warnings, exc.text)
             return
         if resumed is None:
             return

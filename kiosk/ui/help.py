@@ -97,15 +97,23 @@ def help_size(screen_h: int) -> int:
     return max(19, min(28, screen_h // 22))
 
 
-def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: int, screen_h: int,
-              hotspots: list[Hotspot]) -> tuple[int, bool]:
-    """The help overlay over ``rect`` in ``language`` at ``page``; returns the number of pages and
-    whether this page shows worked layouts."""
-    t = translator(language)
-    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-    shade.fill((*theme.OVERLAY, 255))
-    surface.blit(shade, rect)
-    hotspots.append(Hotspot(rect, Noop()))
+@dataclass(frozen=True, slots=True)
+class HelpLayout:
+    """Where the help's parts go over ``rect``, and its pages in one language."""
+
+    inner: pygame.Rect
+    head_h: int
+    size: int
+    arrow_w: int
+    body: pygame.Rect
+    col_w: int
+    col_gap: int
+    pad: int
+    pages: tuple[tuple[tuple[Item, ...], ...], ...]
+
+
+def help_layout(rect: pygame.Rect, language: str, screen_h: int) -> HelpLayout:
+    """The help over ``rect`` in ``language`` on a screen ``screen_h`` pixels high, flowed into pages."""
     pad = max(6, rect.height // 40)
     inner = rect.inflate(-2 * pad, -2 * pad)
     head_h = max(36, min(52, inner.height // 7))
@@ -117,6 +125,27 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
     col_gap = 3 * pad
     col_w = (body.width - col_gap * (columns - 1)) // columns
     pages = paginate(language, col_w, body.height, size, columns)
+    return HelpLayout(inner, head_h, size, arrow_w, body, col_w, col_gap, pad, pages)
+
+
+def has_figures(layout: HelpLayout, page: int) -> bool:
+    """Whether ``page`` (clamped to the pages there are) shows worked layouts."""
+    shown = layout.pages[max(0, min(page, len(layout.pages) - 1))]
+    return any(item.kind == "figures" for column in shown for item in column)
+
+
+def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: int, screen_h: int) -> list[Hotspot]:
+    """The help overlay over ``rect`` in ``language`` at ``page``; returns its hotspots (a tap on its
+    background is taken and does nothing)."""
+    t = translator(language)
+    hotspots: list[Hotspot] = []
+    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+    shade.fill((*theme.OVERLAY, 255))
+    surface.blit(shade, rect)
+    hotspots.append(Hotspot(rect, Noop()))
+    layout = help_layout(rect, language, screen_h)
+    inner, head_h, size, arrow_w, body = layout.inner, layout.head_h, layout.size, layout.arrow_w, layout.body
+    col_w, col_gap, pad, pages = layout.col_w, layout.col_gap, layout.pad, layout.pages
     page = max(0, min(page, len(pages) - 1))
 
     # header: title and page, the language tabs, Close
@@ -157,7 +186,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
             elif item.kind == "figures":
                 _figures(surface, box, item.value, t, size)  # type: ignore[arg-type]
             y += item.height
-    return len(pages), any(item.kind == "figures" for column in pages[page] for item in column)
+    return hotspots
 
 
 def _line(surface: pygame.Surface, value: str, box: pygame.Rect, size: int) -> None:

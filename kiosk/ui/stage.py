@@ -1,4 +1,12 @@
-"""The screen: what the controller's state looks like, and which intent a tap carries (interim: the View)."""
+"""The scene stack: which scenes are on screen for the controller's state, drawn bottom to top; a
+tap's intent offered to them top to bottom.
+
+The stack is read from the state each time (a button press, a lost clock or the idle return can
+change the screen as well as a tap): the base screen (home, settings, the leaderboard, a history,
+a replay, or the table's scene for the match's phase), then the overlays (Resign confirmations, the
+rules help, the warning banner, chips in flight, the name picker or its keyboard). An opaque scene
+hides, and takes the taps of, everything beneath it.
+"""
 
 from __future__ import annotations
 
@@ -6,52 +14,165 @@ import pygame
 
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
-from kiosk.ui.view import View
-from kiosk.ui.widgets import Hotspot
+from kiosk.table.session import TableScreen
+from kiosk.table.state import Screen
+from kiosk.ui import theme
+from kiosk.ui.regions import Regions
+from kiosk.ui.scenes.auction import Auction
+from kiosk.ui.scenes.banner import Banner, warning_lines
+from kiosk.ui.scenes.base import ClockSpot, Context, Scene
+from kiosk.ui.scenes.flight import Flight
+from kiosk.ui.scenes.handover import Handover
+from kiosk.ui.scenes.help import Help
+from kiosk.ui.scenes.history import History
+from kiosk.ui.scenes.home import Home
+from kiosk.ui.scenes.keyboard import Keyboard
+from kiosk.ui.scenes.leaderboard import Leaderboard
+from kiosk.ui.scenes.match_over import MatchOver
+from kiosk.ui.scenes.picker import Picker
+from kiosk.ui.scenes.play import Play
+from kiosk.ui.scenes.ready import Ready
+from kiosk.ui.scenes.replay import Replay
+from kiosk.ui.scenes.resign import ResignConfirm
+from kiosk.ui.scenes.settings import Settings
+from kiosk.ui.scenes.settlement import Settlement
+from kiosk.ui.scenes.table import TableScene, draw_clock_face
+from kiosk.ui.widgets import Hotspot, format_bank, format_delay
 
 
 class Stage:
-    """Draws the controller's state and passes taps' intents to it."""
+    """The scenes for one screen size and orientation; what was last drawn (hotspots, clocks)."""
 
     def __init__(self, controller: Controller, size: tuple[int, int], orientation: str) -> None:
+        context = Context(controller, size, orientation)
+        self.context = context
         self.controller = controller
-        self.view = View(size, orientation)
+        self.home = Home(context)
+        self.settings = Settings(context)
+        self.screens: dict[Screen, Scene] = {
+            Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
+        }
+        self.tables: dict[TableScreen, TableScene] = {
+            TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),
+            TableScreen.HANDOVER: Handover(context), TableScreen.SETTLEMENT: Settlement(context),
+            TableScreen.MATCH_OVER: MatchOver(context),
+        }
+        self.confirms = (ResignConfirm(context, 0), ResignConfirm(context, 1))
+        self.help_full = Help(context, over_table=False)
+        self.help_table = Help(context, over_table=True)
+        self.banner = Banner(context)
+        self.flight = Flight(context)
+        self.picker = Picker(context)
+        self.keyboard = Keyboard(context)
+        self.hotspots: list[Hotspot] = []
+        """What a tap can hit, as last drawn (topmost last)."""
+        self.clocks: list[ClockSpot] = []
+        """The clocks on screen, as last drawn."""
 
     @property
-    def hotspots(self) -> list[Hotspot]:
-        return self.view.hotspots
+    def regions(self) -> Regions:
+        return self.context.regions
 
-    @property
-    def clocks(self) -> list:
-        return self.view.clocks
+    def stack(self) -> list[Scene]:
+        """The scenes on screen now, bottom first."""
+        ui = self.controller.ui
+        session = self.controller.session
+        screen = Screen(ui.screen)
+        base: Scene
+        table: TableScene | None = None
+        if screen is Screen.SETTINGS:
+            base = self.settings
+        elif screen in self.screens:
+            base = self.screens[screen]
+        elif screen is Screen.HOME or session is None:
+            base = self.home
+        else:
+            base = table = self.tables[session.screen]
+        scenes: list[Scene] = [base]
+        if table is not None and session is not None and not session.match.is_over:
+            scenes += [self.confirms[p] for p in sorted(ui.confirm_resign)]
+        if ui.help_open and base in (self.home, self.settings):
+            scenes.append(self.help_full)
+        elif ui.help_open and table is not None:
+            scenes.append(self.help_table)
+        if screen not in (Screen.MATCH, Screen.SETTINGS) and warning_lines(self.context):
+            scenes.append(self.banner)  # the settings screen lists them all
+        if table is not None and self.controller.flight is not None:
+            scenes.append(self.flight)
+        if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
+            scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
+        return scenes
 
-    @property
-    def regions(self):
-        return self.view.regions
-
-    def help_pages(self) -> int:
-        return self.view.help_pages
-
-    def settings_pages(self) -> int:
-        return self.view.settings_pages
-
-    def handle(self, intent: Intent, now: int) -> None:
-        self.controller.handle(intent, now)
+    def handle(self, intent: Intent, now: int) -> bool:
+        """Offer a tap's ``intent`` to the scenes from the top; True if one took it."""
+        for scene in reversed(self.stack()):
+            if scene.handle(intent, now):
+                return True
+            if scene.opaque:
+                break
+        return False
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
-        c = self.controller
-        self.view.draw_full(surface, c.ui, c.session, now, c.flight)
-        return self.view.hotspots
-
-    def clock_key(self, now: int) -> tuple[object, ...]:
-        return self.view.clock_key(self.controller.session, now)
-
-    def draw_clocks(self, surface: pygame.Surface, now: int) -> list[pygame.Rect]:
-        session = self.controller.session
-        return [] if session is None else self.view.draw_clocks(surface, session, now)
-
-    def help_has_figures(self) -> bool:
-        return self.view.help_has_figures
+        """Paint the whole screen; returns (and keeps) the hotspots."""
+        stack = self.stack()
+        first = max((i for i, scene in enumerate(stack) if scene.opaque), default=0)
+        surface.fill(theme.BACKGROUND)
+        hotspots: list[Hotspot] = []
+        clocks: list[ClockSpot] = []
+        for scene in stack[first:]:
+            hotspots += scene.draw(surface, now)
+            clocks += scene.clocks()
+        self.hotspots, self.clocks = hotspots, clocks
+        return hotspots
 
     def hit(self, pos: tuple[int, int]) -> Hotspot | None:
-        return self.view.hit(pos)
+        """The topmost hotspot under ``pos``."""
+        for spot in reversed(self.hotspots):
+            if spot.rect.collidepoint(pos):
+                return spot
+        return None
+
+    # -- clock-only frames ---------------------------------------------------------------------
+
+    def clock_key(self, now: int) -> tuple[object, ...]:
+        """What the clocks on screen show at ``now`` (a change means they need repainting)."""
+        session = self.controller.session
+        if session is None or not self.clocks:
+            return ()
+        m = session.match
+        running = m.clock_running
+        return tuple(
+            (format_bank(m.bank_ns(p, now)), format_delay(m.delay_left_ns(now)) if p == running else "")
+            for p in (0, 1)
+        )
+
+    def draw_clocks(self, surface: pygame.Surface, now: int) -> list[pygame.Rect]:
+        """Repaint only the clocks; returns the screen rectangles that changed."""
+        session = self.controller.session
+        if session is None:
+            return []
+        rects = []
+        for spot in self.clocks:
+            local = pygame.Surface(spot.rect.size)
+            draw_clock_face(local, local.get_rect(), session.match, spot.player, now, self.context.t_for(spot.player))
+            if spot.turned:
+                local = pygame.transform.rotate(local, 180)
+            surface.blit(local, spot.rect)
+            rects.append(spot.rect)
+        return rects
+
+    # -- what tests and tools ask ----------------------------------------------------------------
+
+    def help_pages(self) -> int:
+        """How many pages the open help has (0: the help is not on screen)."""
+        scene = next((s for s in self.stack() if isinstance(s, Help)), None)
+        return 0 if scene is None else scene.page_count()
+
+    def help_has_figures(self) -> bool:
+        """Whether the open help's page shows worked layouts."""
+        scene = next((s for s in self.stack() if isinstance(s, Help)), None)
+        return scene is not None and scene.has_figures()
+
+    def settings_pages(self) -> int:
+        """How many pages the settings screen takes now."""
+        return self.settings.page_count()

@@ -169,3 +169,15 @@ def text_or_wrap(
     lines_size = min(size, rect.height // 2)
     if not paragraph(surface, value, rect, lines_size, colour, min_size=theme.MIN_SIZE):
         text(surface, value, rect, size, colour, bold=bold)
+
+
+def rows_for(value: str, width: int, row_h: int, most: int = 4) -> int:
+    """How many rows of ``row_h`` a line needs: one when it fits at nearly its size, else the fewest
+    (up to ``most``) it wraps into at a readable size."""
+    size = row_h - 4
+    if theme.fit_size(value, width, size) >= max(theme.MIN_READABLE, size * 0.85):
+        return 1
+    for rows in range(2, most + 1):
+        if theme.wrap_fit(value, width, rows * row_h - 4, size, theme.MIN_READABLE)[2]:
+            return rows
+    return most

@@ -134,7 +134,7 @@ def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> 
 
 
 def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
-    app, clock = app_clock
+    app, _ = app_clock
     frame(app)
     tap(app, do.NewMatch())
     tap(app, do.Start(1))
@@ -147,7 +147,7 @@ def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
 
 
 def test_handover_screen_shows_no_tile_faces() -> None:
-    app, clock = make_app(handover=True)
+    app, _ = make_app(handover=True)
     try:
         frame(app)
         tap(app, do.NewMatch())

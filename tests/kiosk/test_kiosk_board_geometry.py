@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -182,7 +183,7 @@ def test_worked_chain_is_drawn_as_players_know_it(area: Rect) -> None:
     assert sum(t.is_spinner for t in geo.tiles) == 1
     # the line: [1|2] left of the spinner, the spinner, [1|4], the crosswise [4|4], [3|4]
     line = [tiles[tile(1, 2)], spinner, opening, tiles[tile(4, 4)], tiles[tile(3, 4)]]
-    for left, right in zip(line, line[1:]):
+    for left, right in itertools.pairwise(line):
         assert left.rect[0] + left.rect[2] == right.rect[0]
     assert tiles[tile(4, 4)].vertical and not tiles[tile(3, 4)].vertical
     assert (tiles[tile(1, 2)].first_value, tiles[tile(1, 2)].second_value) == (2, 1)
@@ -205,8 +206,8 @@ def test_worked_chain_ends_that_touch_show_equal_values() -> None:
     double = tiles[tile(5, 5)]
     after = tiles[tile(0, 5)]
     assert (double.first_value, double.second_value) == (5, 5)
-    five = [h for h, v in halves(after) if v == 5][0]
-    zero = [h for h, v in halves(after) if v == 0][0]
+    five = next(h for h, v in halves(after) if v == 5)
+    zero = next(h for h, v in halves(after) if v == 0)
     assert max(contact(five, h) for h, _ in halves(double)) >= geo.tile_short // 2 - 1
     assert contact(zero, tiles[tile(1, 5)].rect) == 0
 

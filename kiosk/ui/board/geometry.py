@@ -4,9 +4,9 @@ Pure arithmetic, no pygame: ``layout_board(layout, area)`` returns a ``BoardGeom
 rectangle, an orientation and the drawn pip values for every placed tile, and one tap target per
 open connection point. See docs/board-layout.md for the drawing conventions and the algorithm.
 
-Internally everything lives on a grid of *units*: a quarter of the tile's long side. A tile is
-4 x 2 units, so a line's centre and a crosswise double (2 x 4 units, centred on the line) both
-fall on whole units and collisions are exact cell checks.
+Internally everything lives on a grid of *units* (``kiosk.ui.board.grid``): a quarter of the
+tile's long side. A tile is 4 x 2 units, so a line's centre and a crosswise double (2 x 4 units,
+centred on the line) both fall on whole units and collisions are exact cell checks.
 """
 
 from __future__ import annotations
@@ -16,18 +16,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from engine import Layout, Placement, Point, Slot, Tile
+from kiosk.ui.board.grid import LEFT, RIGHT, Box, Dir, Grid, ccw, cw, neg, unit_box
 
 Rect = tuple[int, int, int, int]
 """x, y, width, height in screen pixels."""
-Dir = tuple[int, int]
-"""A unit step on the screen: (1, 0) right, (0, 1) down, (-1, 0) left, (0, -1) up."""
-Box = tuple[int, int, int, int]
-"""x0, y0, x1, y1 in grid units, half open."""
-
-RIGHT: Dir = (1, 0)
-DOWN: Dir = (0, 1)
-LEFT: Dir = (-1, 0)
-UP: Dir = (0, -1)
 
 MAX_TILE_LONG = 140
 """The largest tile long side in pixels (early in a round on a big screen)."""
@@ -138,13 +130,13 @@ def layout_placements(
     Tries tile sizes on a geometric ladder (about 5 % apart), starting from an estimate for the
     number of tiles, galloping up or down from it and bisecting to the largest size that fits.
     """
-    x, y, w, h = area
+    _, _, w, h = area
     rungs = _ladder(w, h)
     tried: dict[int, _Attempt | None] = {}
 
     def fits(i: int) -> bool:
         if i not in tried:
-            tried[i] = _attempt(placements, spinner, _Grid(w, h, rungs[i]))
+            tried[i] = _attempt(placements, spinner, Grid(w, h, rungs[i]))
         return tried[i] is not None
 
     best = _search(fits, _first_rung(rungs, w * h, len(placements)), len(rungs))
@@ -189,6 +181,7 @@ def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
                 good = probe
             else:
                 bad, step = probe, step * 2
+    assert good is not None
     while True:
         while good - bad > 1:
             mid = (good + bad) // 2
@@ -217,122 +210,12 @@ def _ladder(w: int, h: int) -> list[int]:
     return rungs
 
 
-# -- the unit grid ---------------------------------------------------------------------------
+# -- laying tiles on the unit grid (kiosk.ui.board.grid) ---------------------------------------
 
 _STRAIGHT = 0
 _TURN = 1
 _INLINE = 2
 """A double laid lengthwise along its arm: only when neither crosswise nor a turn fits."""
-
-
-def _cw(d: Dir) -> Dir:
-    """``d`` turned a quarter clockwise on the screen (right -> down -> left -> up)."""
-    return (-d[1], d[0])
-
-
-def _ccw(d: Dir) -> Dir:
-    """``d`` turned a quarter counter-clockwise on the screen."""
-    return (d[1], -d[0])
-
-
-def _neg(d: Dir) -> Dir:
-    """The opposite direction."""
-    return (-d[0], -d[1])
-
-
-def _box(hx: int, hy: int, d: Dir, length: int, half_width: int) -> Box:
-    """The box running ``length`` units from (hx, hy) along ``d``, ``half_width`` either side."""
-    dx, dy = d
-    if dx:
-        x0, x1 = (hx, hx + length) if dx > 0 else (hx - length, hx)
-        return (x0, hy - half_width, x1, hy + half_width)
-    y0, y1 = (hy, hy + length) if dy > 0 else (hy - length, hy)
-    return (hx - half_width, y0, hx + half_width, y1)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    """True if two boxes share area (touching edges do not count)."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-_ARMS = 4
-"""Arms that own corridors: 0 and 1 leave the opening tile, 2 and 3 are the spinner's branches."""
-
-
-class _Grid:
-    """The area in units for one tile size.
-
-    ``solid`` holds one bit mask per grid row of the cells that tiles and targets cover;
-    ``corridors[k]`` the cells of the other arms' corridors, which arm ``k`` keeps out of.
-    """
-
-    __slots__ = ("boxes", "corridors", "hu", "long_side", "solid", "unit", "wide", "wu")
-
-    def __init__(self, w: int, h: int, long_side: int) -> None:
-        self.long_side = long_side
-        self.unit = long_side / 4
-        self.wu = int(w // self.unit)
-        self.hu = int(h // self.unit)
-        self.wide = self.wu >= self.hu
-        """True when the area is at least as wide as it is tall."""
-        self.solid = [0] * self.hu
-        self.corridors = [[0] * self.hu for _ in range(_ARMS)]
-        self.boxes: list[Box] = []
-
-    def free(self, box: Box, owner: int | None) -> bool:
-        """True if ``box`` is inside the grid, clear of solid cells and of others' corridors.
-
-        ``owner`` None ignores corridors (tap targets may lie in them).
-        """
-        x0, y0, x1, y1 = box
-        if x0 < 0 or y0 < 0 or x1 > self.wu or y1 > self.hu:
-            return False
-        mask = ((1 << (x1 - x0)) - 1) << x0
-        solid = self.solid
-        if owner is None:
-            for y in range(y0, y1):
-                if solid[y] & mask:
-                    return False
-            return True
-        others = self.corridors[owner]
-        for y in range(y0, y1):
-            if (solid[y] | others[y]) & mask:
-                return False
-        return True
-
-    def fill(self, box: Box) -> None:
-        """Mark ``box`` solid."""
-        x0, y0, x1, y1 = box
-        mask = ((1 << (x1 - x0)) - 1) << x0
-        solid = self.solid
-        for y in range(y0, y1):
-            solid[y] |= mask
-        self.boxes.append(box)
-
-    def reserve(self, hx: int, hy: int, d: Dir, owner: int) -> None:
-        """Keep the strip from (hx, hy) along ``d`` to the first solid box or the edge for ``owner``.
-
-        The strip is as wide as a crosswise double; other arms treat it as blocked, so that the
-        arm that will grow there later still finds room.
-        """
-        limit = {RIGHT: self.wu - hx, LEFT: hx, DOWN: self.hu - hy, UP: hy}[d]
-        strip = _box(hx, hy, d, max(limit, 0), 2)
-        for b in self.boxes:
-            if _overlap(b, strip):
-                gap = {RIGHT: b[0] - hx, LEFT: hx - b[2], DOWN: b[1] - hy, UP: hy - b[3]}[d]
-                limit = min(limit, max(gap, 0))
-        if limit <= 0:
-            return
-        x0, y0, x1, y1 = _box(hx, hy, d, limit, 2)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.wu), min(y1, self.hu)
-        if x0 >= x1 or y0 >= y1:
-            return
-        mask = ((1 << (x1 - x0)) - 1) << x0
-        for arm in range(_ARMS):
-            if arm != owner:
-                rows = self.corridors[arm]
-                for y in range(y0, y1):
-                    rows[y] |= mask
 
 
 @dataclass(slots=True)
@@ -356,7 +239,7 @@ class _End:
 class _Attempt:
     """A successful layout in grid units."""
 
-    grid: _Grid
+    grid: Grid
     tiles: list[tuple[int, Tile, Box, bool, int, int, bool]]
     """(index, tile, box, vertical, first value, second value, is spinner) each."""
     targets: list[tuple[Point, int, Box, tuple[int, int], Dir]]
@@ -393,15 +276,15 @@ def _plans_for(
         plans += [on, turn] if double or delay else [turn, on]
     else:
         plans.append((_STRAIGHT, None, drift, None))
-        c = _cw(d)
+        c = cw(d)
         if drift is None:
             if (d[0] != 0) == wide:
-                plans.append((_TURN, c, c, _neg(d)))
+                plans.append((_TURN, c, c, neg(d)))
             else:
-                plans.append((_TURN, c, _neg(d), None))
+                plans.append((_TURN, c, neg(d), None))
         elif drift[0] * d[0] + drift[1] * d[1] == 0:
-            plans.append((_TURN, drift, drift, _neg(d)))
-    for t in (_cw(d), _ccw(d)):
+            plans.append((_TURN, drift, drift, neg(d)))
+    for t in (cw(d), ccw(d)):
         if not any(p[0] == _TURN and p[1] == t for p in plans):
             plans.append((_TURN, t, drift, None))
     if double:
@@ -421,14 +304,14 @@ def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> tuple[Box, bool
     dx, dy = d
     if kind == _STRAIGHT:
         if double:
-            return _box(hx, hy, d, 2, 2), dx != 0, d, hx + 2 * dx, hy + 2 * dy, d
-        return _box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+            return unit_box(hx, hy, d, 2, 2), dx != 0, d, hx + 2 * dx, hy + 2 * dy, d
+        return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
     if kind == _INLINE:
-        return _box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+        return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
     assert t is not None
     tx, ty = t
     mx, my = hx + dx, hy + dy
-    return _box(mx - tx, my - ty, t, 4, 1), tx == 0, t, mx + 3 * tx, my + 3 * ty, t
+    return unit_box(mx - tx, my - ty, t, 4, 1), tx == 0, t, mx + 3 * tx, my + 3 * ty, t
 
 
 def _point_value(point: Point) -> int:
@@ -436,15 +319,15 @@ def _point_value(point: Point) -> int:
     return point.tile.high if point.slot is Slot.HIGH else point.tile.low
 
 
-def _open_branches(grid: _Grid, tile: Tile, mx: int, my: int, d: Dir, ends: dict[Point, _End]) -> None:
+def _open_branches(grid: Grid, tile: Tile, mx: int, my: int, d: Dir, ends: dict[Point, _End]) -> None:
     """Give the spinner centred at (mx, my), with its line along ``d``, its two branch ends."""
-    for slot, b, owner in ((Slot.BRANCH_A, _ccw(d), 2), (Slot.BRANCH_B, _cw(d), 3)):
+    for slot, b, owner in ((Slot.BRANCH_A, ccw(d), 2), (Slot.BRANCH_B, cw(d), 3)):
         bx, by = mx + 2 * b[0], my + 2 * b[1]
         ends[Point(tile, slot)] = _End(bx, by, b, None, None, owner)
         grid.reserve(bx, by, b, owner)
 
 
-def _place_opening(grid: _Grid, tile: Tile, ends: dict[Point, _End]) -> tuple[Box, bool, int, int]:
+def _place_opening(grid: Grid, tile: Tile, ends: dict[Point, _End]) -> tuple[Box, bool, int, int]:
     """Lay the opening tile at the centre: a double crosswise (it is the spinner), else lengthwise."""
     cx, cy = grid.wu // 2, grid.hu // 2
     if tile.is_double:
@@ -466,7 +349,7 @@ def _place_opening(grid: _Grid, tile: Tile, ends: dict[Point, _End]) -> tuple[Bo
 
 
 def _place_on(
-    grid: _Grid, tile: Tile, value: int, end: _End, is_spinner: bool, ends: dict[Point, _End],
+    grid: Grid, tile: Tile, value: int, end: _End, is_spinner: bool, ends: dict[Point, _End],
     delay: bool = False,
 ) -> tuple[Box, bool, int, int] | None:
     """Lay ``tile`` joined by its ``value`` half at ``end``; None if no way fits.
@@ -502,13 +385,10 @@ def _place_on(
     return None
 
 
-def _branch_room(grid: _Grid, end: _End) -> bool:
+def _branch_room(grid: Grid, end: _End) -> bool:
     """True if a spinner laid at ``end`` leaves room to start both of its branches."""
     mx, my = end.x + end.d[0], end.y + end.d[1]
-    for b in (_ccw(end.d), _cw(end.d)):
-        if not grid.free(_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None):
-            return False
-    return True
+    return all(grid.free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None) for b in (ccw(end.d), cw(end.d)))
 
 
 def _lookahead(shape: tuple[Box, bool, Dir, int, int, Dir]) -> Box:
@@ -518,7 +398,7 @@ def _lookahead(shape: tuple[Box, bool, Dir, int, int, Dir]) -> Box:
     corner one more), as wide as a plain tile.
     """
     _, _, _, nx, ny, nd = shape
-    return _box(nx, ny, nd, 3, 1)
+    return unit_box(nx, ny, nd, 3, 1)
 
 
 def _record_end(
@@ -547,7 +427,7 @@ def _open_points(ends: dict[Point, _End], spinner: Tile | None) -> list[Point]:
 
 
 def _place_targets(
-    grid: _Grid, ends: dict[Point, _End], points: list[Point]
+    grid: Grid, ends: dict[Point, _End], points: list[Point]
 ) -> list[tuple[Point, int, Box, tuple[int, int], Dir]] | None:
     """A tap target per open point: where a plain tile would go next, or at least a half square."""
     targets: list[tuple[Point, int, Box, tuple[int, int], Dir]] = []
@@ -560,7 +440,7 @@ def _place_targets(
                 chosen = box
                 break
         if chosen is None:
-            box = _box(end.x, end.y, end.d, 2, 1)
+            box = unit_box(end.x, end.y, end.d, 2, 1)
             if not grid.free(box, None):
                 return None
             chosen = box
@@ -580,7 +460,7 @@ def _leading_to_spinner(placements: tuple[Placement, ...], spinner: Tile | None)
     return frozenset(chain)
 
 
-def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: _Grid) -> _Attempt | None:
+def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid) -> _Attempt | None:
     """Lay out every placement in order at the grid's tile size; None if something does not fit."""
     if grid.wu < 6 or grid.hu < 6:
         return None
@@ -588,6 +468,7 @@ def _attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: _Gri
     tiles: list[tuple[int, Tile, Box, bool, int, int, bool]] = []
     before_spinner = _leading_to_spinner(placements, spinner)
     for index, (tile, at, _joined) in enumerate(placements):
+        placed: tuple[Box, bool, int, int] | None
         if at is None:
             placed = _place_opening(grid, tile, ends)
         else:

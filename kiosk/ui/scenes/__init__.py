@@ -1,0 +1,28 @@
+"""Every screen and overlay of the kiosk, one module each; ``kiosk.ui.stage`` stacks them.
+
+A new screen goes here: a module with a ``Scene`` subclass (``base.py``) whose ``draw`` paints it
+and returns hotspots carrying intents (``kiosk/table/intents.py``), whose ``offers`` lists the intents
+it takes; the controller (``kiosk/table/controller.py``) carries them out; ``Stage.stack`` says when
+the scene is on screen.
+
+==============  ======================================================================
+home            New match, leaderboard, rules, settings, languages
+settings        what the kiosk runs with, every warning
+help            the rules (over home, settings, or the table's middle)
+banner          the first warning across the top
+table           the base of the match's scenes: panels, sidebar, board, messages
+ready           before round 1 (Start, languages, who plays)
+auction         bidding for the opening
+handover        a shared screen between turns
+play            tiles and points
+settlement      between rounds
+match_over      the result, Rematch, Home
+resign          "Resign the match?" in a player's panel
+flight          chips flying after a transfer
+picker          who plays in a seat
+keyboard        a new player's name
+leaderboard     named players by rating
+history         a player's matches
+replay          a stored match step by step
+==============  ======================================================================
+"""

@@ -1,0 +1,49 @@
+"""A player's matches, newest first: date, opponent, result, reason, rating change ("+12.4", "–" when
+unrated); 7 a page; a row opens its replay (matches entered but never begun are left out)."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.store.players import HistoryRow
+from kiosk.table.intents import Back, HistoryPage, OpenReplay
+from kiosk.table.players import END_REASONS, HISTORY_ROWS, RESULTS, change_text, date_text
+from kiosk.ui import theme
+from kiosk.ui.scenes.base import Layer, Scene, header
+from kiosk.ui.scenes.lists import HISTORY_COLUMNS, columns, table_rows
+from kiosk.ui.widgets import Hotspot, text
+
+
+class History(Scene):
+    """One player's matches (``records.player``)."""
+
+    offers = (Back, HistoryPage, OpenReplay)
+    opaque = True
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        r = context.ui.records
+        w, h = context.size
+        t = context.t
+        layer = Layer(context, None)
+        name = r.player.name if r.player is not None else ""
+        y = header(layer, t._("{name}: matches", name=name), Back())
+        row_h = int(h * 0.085)
+        size = int(row_h * 0.55)
+        head = [t._("Date"), t._("Opponent"), t._("Result"), t._("Reason"), t._("Rating")]
+        columns(layer, y, int(row_h * 0.8), head, HISTORY_COLUMNS, theme.TEXT_DIM, size)
+        y += int(row_h * 0.8)
+        if not r.history:
+            text(layer.surface, t._("No matches yet."), pygame.Rect(w // 10, y, w * 8 // 10, row_h), size,
+                 theme.TEXT_DIM)
+
+        def cells(row: HistoryRow) -> tuple[list[str], tuple[int, int, int], OpenReplay | None]:
+            opponent = t._("Guest") if row.opponent_id is None else row.opponent
+            reason = t.lookup(END_REASONS[row.reason]) if row.reason in END_REASONS else ""
+            values = [date_text(row.date_wall), opponent, t.lookup(RESULTS[row.result]), reason,
+                      change_text(row.rating_change)]
+            opens = None if row.result == "unfinished" else OpenReplay(row.match_id)
+            return values, theme.SCORE if row.result == "win" else theme.TEXT, opens
+
+        table_rows(layer, r.history, r.history_page, HISTORY_ROWS, HistoryPage, HISTORY_COLUMNS, y, row_h, size, cells)
+        return layer.finish(surface)

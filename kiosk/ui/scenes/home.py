@@ -1,0 +1,64 @@
+"""The home screen: New match, the leaderboard (with a journal), Rules, Settings, the four languages."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.i18n import LANGUAGES, NATIVE_NAMES
+from kiosk.table.intents import HostLanguage, Intent, NewMatch, OpenHelp, OpenLeaderboard, OpenSettings
+from kiosk.ui import theme
+from kiosk.ui.scenes.banner import banner_rect, warning_lines
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.widgets import Hotspot, draw_button, text
+
+
+class Home(Scene):
+    """The title, the main buttons, the host language; the key legend and the panel's state below."""
+
+    offers = (NewMatch, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage)
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        ui = context.ui
+        w, h = context.size
+        t = context.t
+        spots: list[Hotspot] = []
+        warnings = warning_lines(context)
+        banner = banner_rect(context, warnings).height if warnings else 0
+        title = pygame.Rect(0, max(int(h * 0.07), banner + 2), w, int(h * 0.15))  # never under the banner
+        text(surface, t._("Spectacular Bid"), title, int(h * 0.14), theme.ACCENT, bold=True)
+        sub = pygame.Rect(int(w * 0.06), title.bottom, int(w * 0.88), int(h * 0.07))
+        text(surface, t._("A Fives domino duel with an opening auction and a match clock"), sub, int(h * 0.05),
+             theme.TEXT_DIM)
+        bw, bh = int(w * 0.36), max(44, int(h * 0.1))
+        y = sub.bottom + int(h * 0.04)
+        rows: list[list[tuple[str, Intent, bool]]] = [
+            [(t._("New match"), NewMatch(), True)], [(t._("Rules"), OpenHelp(), False)],
+            [(t._("Settings"), OpenSettings(), False)]]
+        if ui.records.available:  # named players: Rules and Settings share a row, the leaderboard has one
+            rows = [rows[0], [(t._("Leaderboard"), OpenLeaderboard(), False)], rows[1] + rows[2]]
+        for row in rows:
+            gap = int(w * 0.015)
+            cw = (bw - gap * (len(row) - 1)) // len(row)
+            for i, (label, intent, primary) in enumerate(row):
+                rect = pygame.Rect(w // 2 - bw // 2 + i * (cw + gap), y, cw, bh)
+                draw_button(surface, rect, label, primary=primary)
+                spots.append(Hotspot(rect, intent))
+            y += bh + int(h * 0.025)
+        # the languages, each named in itself
+        lw, lh, gap = int(w * 0.2), max(40, int(h * 0.085)), int(w * 0.015)
+        x = (w - 4 * lw - 3 * gap) // 2
+        y += int(h * 0.01)
+        for code in LANGUAGES:
+            rect = pygame.Rect(x, y, lw, lh)
+            draw_button(surface, rect, NATIVE_NAMES[code], primary=code == ui.language)
+            spots.append(Hotspot(rect, HostLanguage(code)))
+            x += lw + gap
+        if ui.legend:
+            text(surface, ui.legend, pygame.Rect(10, h - int(h * 0.065), w - 20, int(h * 0.05)), int(h * 0.04),
+                 theme.TEXT_DIM)
+        if ui.status_line:
+            first = ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line
+            text(surface, first, pygame.Rect(10, h - int(h * 0.115), w - 20, int(h * 0.045)), int(h * 0.04),
+                 theme.TEXT_DIM)
+        return spots

@@ -1,0 +1,58 @@
+"""Match over: the winner and why, or aborted without a result (and why); the final balances and
+both remaining hands; Rematch and Home in the panels."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine import EndReason
+from kiosk.i18n import N_, T, Translator, match_template
+from kiosk.table.intents import GoHome, OpenHelp, Rematch
+from kiosk.table.session import GameSession
+from kiosk.ui import theme
+from kiosk.ui.scenes.table import Button, Line, TableScene
+from kiosk.ui.widgets import Hotspot
+
+REASONS = {
+    EndReason.BALANCE: N_("because the other player's points ran out"),
+    EndReason.TIME: N_("because the other player's time ran out"),
+    EndReason.RESIGN: N_("because the other player resigned"),
+    EndReason.ABORTED: N_("aborted"),
+}
+ABORT_DETAILS = (
+    N_("timing failure"),
+    N_("the machine restarted while a clock was running"),
+    N_("the monotonic clock went backwards"),
+    N_("the monotonic clock went backwards by {gap}"),
+    N_("the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"),
+)
+"""The reasons the engine and the stall watch give for an aborted match (other reasons: "timing failure")."""
+
+
+class MatchOver(TableScene):
+    """The result card; Rematch keeps the players, Home makes both seats guests."""
+
+    offers = (Rematch, GoHome, OpenHelp)
+    messages_above = True
+
+    def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        o = session.match.outcome
+        assert o is not None
+        t = self.context.t
+        lines: list[Line]
+        if o.winner is None:
+            detail = match_template(ABORT_DETAILS, o.detail or "timing failure") or T("timing failure")
+            lines = [(t._("Match aborted - no result"), 3, theme.DANGER), (t(detail), 2, theme.TEXT)]
+        else:
+            named = self.context.ui.records.chosen[o.winner]
+            title = (t._("{name} wins", name=named.name) if named is not None
+                     else t._("Player {number} wins", number=o.winner + 1))
+            lines = [(title, 3, theme.ACCENT), (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
+        b = session.match.balances
+        lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))
+        spots += self.card(surface, lines, None)
+
+    def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
+                     player: int, t: Translator, button: Button) -> None:
+        button(big, t._("Rematch"), Rematch(), True)
+        button(small, t._("Home"), GoHome())

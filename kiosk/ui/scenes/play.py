@@ -1,0 +1,42 @@
+"""Play: the board, the acting player's hand (tiles that fit lit, a picked-up tile raised), its
+legal points lit on the board; Draw when nothing fits (the panel's button or the boneyard)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from engine import Draw, Point
+from kiosk.i18n import Translator
+from kiosk.table.intents import DrawTile, OpenHelp, Resign, TapPoint, TapTile
+from kiosk.table.session import GameSession
+from kiosk.ui import theme
+from kiosk.ui.scenes.table import Button, TableScene
+from kiosk.ui.widgets import Hotspot
+
+
+class Play(TableScene):
+    """Tap a tile, then a lit point; the opening says who opens and with what."""
+
+    offers = (TapTile, TapPoint, DrawTile, Resign, OpenHelp)
+
+    def targets(self) -> Sequence[Point]:
+        return self.context.session.targets()
+
+    def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        m = session.match
+        if m.layout.is_empty and m.to_act is not None:
+            t = self.context.t
+            if m.opening_tile:
+                why = t._("Player {number} must open with [{tile}]", number=m.to_act + 1, tile=m.opening_tile)
+            else:
+                why = t._("Player {number} opens with any tile", number=m.to_act + 1)
+            self.card_top(surface, [(why, 2, theme.TEXT)])
+
+    def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
+                     player: int, t: Translator, button: Button) -> None:
+        m = session.match
+        if m.to_act == player and any(isinstance(a, Draw) for a in m.legal_actions()):
+            button(big, t._("Draw ({n})", n=m.boneyard_count), DrawTile(player), True)
+        button(small, t._("Resign"), Resign(player))

@@ -1,0 +1,88 @@
+"""The settings screen: what the kiosk runs with (screen, clock, buttons, panel, language) and every
+warning, paged when they take more than one screen; Back and Rules."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.table.intents import GoHome, OpenHelp, SettingsPage
+from kiosk.ui import fonts, theme
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.widgets import Hotspot, draw_button, paragraph, rows_for, text
+
+
+def pack_pages(lines: list[tuple[str, int]], rows: int) -> list[list[tuple[str, int]]]:
+    """``lines`` (each with its rows) packed into pages of ``rows`` rows (always at least one page)."""
+    pages: list[list[tuple[str, int]]] = [[]]
+    used = 0
+    for line, need in lines:
+        if pages[-1] and used + need > rows:
+            pages.append([])
+            used = 0
+        pages[-1].append((line, need))
+        used += need
+    return pages
+
+
+class Settings(Scene):
+    """The settings' lines, each on as many rows as it needs (up to four), a page at a time."""
+
+    offers = (GoHome, OpenHelp, SettingsPage)
+
+    def _layout(self) -> tuple[pygame.Rect, pygame.Rect, int, list[list[tuple[str, int]]]]:
+        """The Back button, the lines' box, a row's height and the pages of lines."""
+        context = self.context
+        w, h = context.size
+        t = context.t
+        ui = context.ui
+        lines = ui.status_line.split("\n") if ui.status_line else []
+        lines += [t._("Warning: {warning}", warning=t(x)) for x in fonts.warnings()]
+        back = pygame.Rect(0, 0, int(w * 0.25), max(40, int(h * 0.1)))
+        back.bottomright = (w // 2 - 8, h - int(h * 0.04))
+        row_h = int(h * 0.06)
+        box = pygame.Rect(int(w * 0.08), int(h * 0.16), int(w * 0.84), back.top - 8 - int(h * 0.16))
+        pages = pack_pages([(line, rows_for(line, box.width, row_h)) for line in lines], box.height // row_h)
+        return back, box, row_h, pages
+
+    def page_count(self) -> int:
+        """How many pages the settings take now."""
+        return len(self._layout()[3])
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        w, h = context.size
+        t = context.t
+        spots: list[Hotspot] = []
+        text(surface, t._("Settings"), pygame.Rect(0, int(h * 0.04), w, int(h * 0.1)), int(h * 0.08), theme.ACCENT,
+             bold=True)
+        back, box, row_h, pages = self._layout()
+        page = min(context.ui.settings_page, len(pages) - 1)
+        y = box.y
+        for line, rows in pages[page]:
+            rect = pygame.Rect(box.x, y, box.width, rows * row_h)
+            if rows == 1:
+                text(surface, line, rect, row_h - 4, align="left")
+            else:
+                paragraph(surface, line, rect, row_h - 4, min_size=theme.MIN_READABLE, align="left")
+            y += rows * row_h
+        draw_button(surface, back, t._("Back"), primary=True)
+        spots.append(Hotspot(back, GoHome()))
+        rules = back.copy()
+        rules.bottomleft = (w // 2 + 8, back.bottom)
+        draw_button(surface, rules, t._("Rules"))
+        spots.append(Hotspot(rules, OpenHelp()))
+        if len(pages) > 1:
+            side = pygame.Rect(0, 0, back.left - 8 - int(w * 0.03), back.height)
+            side.bottomleft = (int(w * 0.03), back.bottom)
+            if page > 0:
+                draw_button(surface, side, t._("Previous"))
+                spots.append(Hotspot(side, SettingsPage(page - 1)))
+            side = side.copy()
+            side.bottomright = (w - int(w * 0.03), back.bottom)
+            if page < len(pages) - 1:
+                draw_button(surface, side, t._("Next"))
+                spots.append(Hotspot(side, SettingsPage(page + 1)))
+            text(surface, t._("Page {page} of {pages}", page=page + 1, pages=len(pages)),
+                 pygame.Rect(int(w * 0.6), int(h * 0.04), int(w * 0.38), int(h * 0.1)), int(h * 0.04), theme.TEXT_DIM,
+                 align="right")
+        return spots

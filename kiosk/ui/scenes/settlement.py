@@ -1,0 +1,58 @@
+"""Between rounds: how the round ended (domino, or blocked with the pips and what moved), the
+balances, the final layout below; Continue and each player's language in the panels."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine import RoundEnded, Transfer, TransferReason
+from kiosk.i18n import Translator
+from kiosk.table.intents import OpenHelp, PlayerLanguage, Start
+from kiosk.table.session import GameSession
+from kiosk.ui import theme
+from kiosk.ui.scenes.ready import start_and_language
+from kiosk.ui.scenes.table import Button, Line, TableScene
+from kiosk.ui.widgets import Hotspot
+
+
+class Settlement(TableScene):
+    """The round's result over the top of the board; either player continues."""
+
+    offers = (Start, PlayerLanguage, OpenHelp)
+    messages_above = None
+
+    def board_area(self) -> pygame.Rect:
+        area = self.context.regions.board  # the result card sits above the final layout
+        return pygame.Rect(area.x, area.y + area.height // 3, area.width, area.height - area.height // 3)
+
+    def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        m = session.match
+        t = self.context.t
+        index, ended = next(((i, e) for i, e in reversed(list(enumerate(session.events)))
+                             if isinstance(e, RoundEnded)), (None, None))
+        paid = next((e for e in session.events[(index or 0) + 1:]
+                     if isinstance(e, Transfer) and e.reason is TransferReason.BLOCKED), None)
+        lines: list[Line] = []
+        if ended is not None and not ended.blocked:
+            assert ended.dominoer is not None
+            lines.append((t._("Domino! Player {number} went out", number=ended.dominoer + 1), 3, theme.ACCENT))
+            lines.append((t._("Player {number} is the jockey of the next auction", number=ended.dominoer + 1), 2,
+                          theme.TEXT))
+        elif ended is not None:
+            a, b = ended.pips
+            lines.append((t._("Blocked: both players passed"), 3, theme.ACCENT))
+            if a == b:
+                lines.append((t._("Pips {a} and {b}: equal hands, nothing moves", a=a, b=b), 2, theme.TEXT))
+            else:
+                moved = 0 if paid is None else paid.points  # what the engine moved (capped, rounded)
+                lighter = 0 if a < b else 1
+                lines.append((t.n_("Pips {a} vs {b}: player {number} receives {n}",
+                                   "Pips {a} vs {b}: player {number} receives {n}", moved,
+                                   a=a, b=b, number=lighter + 1), 2, theme.TEXT))
+        lines.append((t._("Balances {first} - {second}. Press Continue.", first=m.balances[0], second=m.balances[1]),
+                      2, theme.TEXT_DIM))
+        self.card_top(surface, lines)
+
+    def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
+                     player: int, t: Translator, button: Button) -> None:
+        start_and_language(big, small, player, t, button, t._("Continue"))

@@ -1,0 +1,337 @@
+"""What every scene of the table has: the two players' panels, the sidebar, the board and messages.
+
+Each phase of the match is a scene of its own (``ready``, ``auction``, ``play``, ``handover``,
+``settlement``, ``match_over``): a ``TableScene`` that fills in the middle of the board
+(``draw_middle``) and each panel's buttons (``draw_actions``). Player 1's panel is at the bottom
+edge, player 2's at the top, turned 180° in table mode; hotspots are mapped back through the same
+turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+import pygame
+
+from engine import Draw, Match, Phase, Point
+from kiosk.i18n import Translator
+from kiosk.i18n.messages import as_text
+from kiosk.table.intents import DrawTile, GoHome, Intent, OpenHelp, TapTile
+from kiosk.table.session import GameSession
+from kiosk.ui import theme
+from kiosk.ui.board.table import draw_board_area, draw_hand
+from kiosk.ui.regions import Regions, to_screen
+from kiosk.ui.scenes.base import ClockSpot, Context, Scene
+from kiosk.ui.widgets import (
+    Hotspot,
+    draw_button,
+    draw_chips,
+    draw_hidden_tiles,
+    format_bank,
+    format_delay,
+    text,
+    text_or_wrap,
+)
+
+Line = tuple[str, int, tuple[int, int, int]]
+"""A card's line: text, weight (3: the heading), colour."""
+Button = Callable[..., None]
+"""``button(rect, label, intent, primary=False, enabled=True)``: a panel button and its hotspot."""
+
+
+def _status_parts(regions: Regions) -> tuple[pygame.Rect, pygame.Rect]:
+    """A panel's chip stack and clock, in the panel's own coordinates."""
+    status = regions.local.status
+    name_h = status.height // 4
+    chips = pygame.Rect(status.x + status.width // 2, status.y + name_h, status.width // 2, status.height // 3)
+    clock = pygame.Rect(status.x, chips.bottom + 2, status.width, status.bottom - chips.bottom - 2)
+    return chips, clock
+
+
+def chip_stack(regions: Regions, player: int) -> pygame.Rect:
+    """Where ``player``'s chips are on screen (chip flights start and land there)."""
+    return to_screen(_status_parts(regions)[0], regions.panels[player], regions.turned[player])
+
+
+def clock_spots(regions: Regions) -> list[ClockSpot]:
+    """Where the two clocks are on screen."""
+    clock = _status_parts(regions)[1]
+    return [ClockSpot(p, to_screen(clock, regions.panels[p], regions.turned[p]), regions.turned[p]) for p in (0, 1)]
+
+
+def draw_clock_face(target: pygame.Surface, rect: pygame.Rect, match: Match, player: int, now_ns: int,
+                    t: Translator) -> None:
+    """A player's bank (and, while it runs, the free delay) in ``rect``; the running clock in colour."""
+    running = match.clock_running == player
+    target.fill(theme.PANEL_ACTIVE if match.to_act == player else theme.PANEL, rect)
+    bank = match.bank_ns(player, now_ns)
+    colour = theme.DANGER if running and bank < 20_000_000_000 else theme.ACCENT if running else theme.TEXT_DIM
+    bank_rect = pygame.Rect(rect.x, rect.y, int(rect.width * 0.55), rect.height)
+    text(target, format_bank(bank), bank_rect, rect.height, colour, bold=running, align="left")
+    if running:
+        delay_rect = pygame.Rect(bank_rect.right, rect.y, rect.width - bank_rect.width, rect.height)
+        delay = t._("+{seconds}s", seconds=format_delay(match.delay_left_ns(now_ns)))
+        text(target, delay, delay_rect, int(rect.height * 0.8), theme.TEXT, align="left")
+
+
+def panel_colour(match: Match, player: int) -> tuple[int, int, int]:
+    """A panel's background: lit for the player to act."""
+    return theme.PANEL_ACTIVE if match.to_act == player else theme.PANEL
+
+
+class TableScene(Scene):
+    """A match at the table; subclasses draw the middle and the panels' buttons of one phase."""
+
+    offers: ClassVar[tuple[type[Intent], ...]] = (OpenHelp,)
+    board_shown: ClassVar[bool] = True
+    """The layout is on the board (not before the deal or during the auction)."""
+    messages_above: ClassVar[bool | None] = False
+    """Messages sit below a card (True), at the bottom of the board (False), or are not shown (None)."""
+
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self._clocks = clock_spots(context.regions)
+
+    def clocks(self) -> list[ClockSpot]:
+        return self._clocks
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        session = context.session
+        r = context.regions
+        spots: list[Hotspot] = []
+        for player in (0, 1):
+            self._panel(surface, session, player, now, spots)
+        pygame.draw.rect(surface, theme.BOARD, r.middle)
+        self._sidebar(surface, session, spots)
+        m = session.match
+        if not m.layout.is_empty and self.board_shown:
+            spots += draw_board_area(surface, self.board_area(), m.layout, self.targets())
+        self.draw_middle(surface, session, spots)
+        if self.messages_above is not None:
+            self._messages(surface, session, now, self.messages_above)
+        return spots
+
+    # -- what a phase fills in ---------------------------------------------------------------
+
+    def board_area(self) -> pygame.Rect:
+        """Where the layout is drawn."""
+        return self.context.regions.board
+
+    def targets(self) -> Sequence[Point]:
+        """The board's lit points (a tap places the picked-up tile there)."""
+        return []
+
+    def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        """The card over the board (what the phase is about)."""
+
+    def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
+                     player: int, t: Translator, button: Button) -> None:
+        """A panel's buttons: ``big`` above, ``small`` below."""
+
+    def draw_hand_area(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int,
+                       spots: list[Hotspot]) -> None:
+        """Before the deal: what goes where the hand will be (nothing)."""
+
+    def sidebar_home(self) -> bool:
+        """The way home instead of the boneyard (nothing dealt yet)."""
+        return False
+
+    # -- the panels ----------------------------------------------------------------------------
+
+    def _panel(self, surface: pygame.Surface, session: GameSession, player: int, now_ns: int,
+               spots: list[Hotspot]) -> None:
+        context = self.context
+        r = context.regions
+        rect, turned, local = r.panels[player], r.turned[player], r.local
+        m = session.match
+        t = context.t_for(player)
+        panel = pygame.Surface(local.size)
+        panel.fill(panel_colour(m, player))
+        mine: list[Hotspot] = []
+
+        status = local.status
+        name_h = status.height // 4
+        named = context.ui.records.chosen[player]
+        if m.jockey == player and m.phase is not Phase.PLAY:
+            name = t._("Player {number} (jockey)", number=player + 1) if named is None else \
+                t._("{name} (jockey)", name=named.name)
+        else:
+            name = t._("Player {number}", number=player + 1) if named is None else named.name
+        text(panel, name, pygame.Rect(status.x, status.y, status.width, name_h), name_h, theme.TEXT, bold=True, align="left")
+        balance_rect = pygame.Rect(status.x, status.y + name_h, status.width // 2, status.height // 3)
+        text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
+        chips, clock = _status_parts(r)
+        draw_chips(panel, chips, m.balances[player])
+        draw_clock_face(panel, clock, m, player, now_ns, t)
+
+        self._hand(panel, local.hand, session, player, mine)
+        if not (player in context.ui.confirm_resign and not m.is_over):  # else the confirmation's place
+            self._actions(panel, local.actions, session, player, t, mine)
+
+        if turned:
+            panel = pygame.transform.rotate(panel, 180)
+        surface.blit(panel, rect)
+        pygame.draw.line(surface, (0, 0, 0), rect.topleft if not turned else rect.bottomleft,
+                         rect.topright if not turned else rect.bottomright, 2)
+        spots += [Hotspot(to_screen(spot.rect, rect, turned), spot.intent) for spot in mine]
+
+    def _hand(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int,
+              spots: list[Hotspot]) -> None:
+        m = session.match
+        if m.round == 0:
+            self.draw_hand_area(panel, rect, session, player, spots)
+            return
+        hand = m.hand(player)
+        if not self.hand_visible(session, player):
+            draw_hidden_tiles(panel, rect, len(hand))
+            return
+        playing = m.phase is Phase.PLAY and m.to_act == player
+        playable = session.playable_tiles() if playing else set()
+        tiles_rect = rect
+        if m.phase in (Phase.READY, Phase.MATCH_OVER) and hand:
+            label = pygame.Rect(rect.x, rect.y, rect.width, rect.height // 5)
+            pips = sum(t.pips for t in hand)
+            value = self.context.t_for(player).n_("{n} pip left in hand", "{n} pips left in hand", pips)
+            text(panel, value, label, label.height, theme.TEXT_DIM)
+            tiles_rect = pygame.Rect(rect.x, label.bottom + 2, rect.width, rect.height - label.height - 2)
+        for tile, tile_rect in draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing):
+            if playing:
+                spots.append(Hotspot(tile_rect, TapTile(player, tile)))
+
+    @staticmethod
+    def hand_visible(session: GameSession, player: int) -> bool:
+        """Only the player to act sees their tiles; between rounds and at the end both hands show."""
+        m = session.match
+        if m.phase in (Phase.READY, Phase.MATCH_OVER):
+            return m.round > 0
+        return m.phase in (Phase.PLAY, Phase.AUCTION) and m.to_act == player
+
+    def _actions(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int, t: Translator,
+                 spots: list[Hotspot]) -> None:
+        big = pygame.Rect(rect.x, rect.y, rect.width, int(rect.height * 0.58))
+        small = pygame.Rect(rect.x, big.bottom + int(rect.height * 0.08), rect.width,
+                            rect.height - big.height - int(rect.height * 0.08))
+
+        def button(r: pygame.Rect, label: str, intent: Intent, primary: bool = False, enabled: bool = True) -> None:
+            draw_button(panel, r, label, primary=primary, enabled=enabled)
+            if enabled:
+                spots.append(Hotspot(r, intent))
+
+        self.draw_actions(panel, big, small, session, player, t, button)
+
+    # -- the sidebar, the messages, the cards ----------------------------------------------------
+
+    def _sidebar(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        context = self.context
+        r = context.regions.sidebar.inflate(-10, -8)
+        m = session.match
+        t = context.t
+        row = r.height // 5
+        label = t._("Round {number}", number=m.round) if m.round else t._("New match")
+        text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM)
+        count_rect = pygame.Rect(r.x, r.y + row, r.width, int(row * 1.3))
+        text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True)
+        text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
+        yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
+        can_draw = m.phase is Phase.PLAY and any(isinstance(a, Draw) for a in m.legal_actions())
+        if self.sidebar_home():
+            draw_button(surface, yard, t._("Home"))
+            spots.append(Hotspot(yard, GoHome()))
+        else:
+            pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
+            text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
+                 theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
+        if can_draw:
+            spots.append(Hotspot(yard, DrawTile(m.to_act)))
+        rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))
+        draw_button(surface, rules, t._("Rules"))
+        spots.append(Hotspot(rules, OpenHelp()))
+        panel_state = context.ui.panel
+        if panel_state is not None:
+            line = pygame.Rect(r.x, yard.bottom + 2, r.width, rules.y - yard.bottom - 4)
+            states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
+                      "disconnected": t._("disconnected"), "incompatible": t._("incompatible")}
+            ok = panel_state == "connected"
+            text(surface, t._("Panel: {state}", state=states.get(panel_state, panel_state)), line,
+                 line.height, theme.TEXT_DIM if ok else theme.DANGER)
+
+    def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int, above: bool) -> None:
+        """The newest messages at the bottom of the board (below the card when one is shown).
+
+        A message for one player is in that player's language and faces them."""
+        live = session.live_messages(now_ns)[-2:]
+        if not live:
+            return
+        context = self.context
+        board = context.regions.board
+        h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
+        y = board.bottom - h * len(live) - 2
+        for message in live:
+            colour = theme.DANGER if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
+            rect = pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h)
+            local = pygame.Surface(rect.size, pygame.SRCALPHA)
+            pygame.draw.rect(local, (0, 0, 0, 170), local.get_rect(), border_radius=h // 3)
+            t = context.t_for(message.player)
+            value = t(as_text(message.text))
+            if message.player is not None:
+                value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+            text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour)
+            if context.facing(message.player):
+                local = pygame.transform.rotate(local, 180)
+            surface.blit(local, rect)
+            y += h
+
+    def card(self, surface: pygame.Surface, lines: list[Line], facing: int | None,
+             buttons: Sequence[tuple[str, Intent, bool]] = ()) -> list[Hotspot]:
+        """A box in the middle of the board with lines of text and buttons, turned toward ``facing``."""
+        context = self.context
+        board = context.regions.board
+        card = pygame.Rect(0, 0, int(board.width * 0.9), int(board.height * 0.74))
+        local = pygame.Surface(card.size, pygame.SRCALPHA)
+        pygame.draw.rect(local, (*theme.OVERLAY, 225), local.get_rect(), border_radius=14)
+        button_h = int(card.height * 0.24) if buttons else 0
+        body = pygame.Rect(12, 8, card.width - 24, card.height - button_h - 20)
+        weights = sum(size for _, size, _ in lines) or 1
+        y = body.y
+        cap = max(theme.MIN_READABLE + 4, context.size[1] // 18)
+        for value, size, colour in lines:
+            h = body.height * size // weights
+            big = size >= 3
+            text_or_wrap(local, value, pygame.Rect(body.x, y, body.width, h),
+                         int(h * 0.8) if big else min(int(h * 0.8), cap), colour, bold=big)
+            y += h
+        spots = []
+        if buttons:
+            bw = (card.width - 24 - 12 * (len(buttons) - 1)) // len(buttons)
+            x = 12
+            for label, intent, primary in buttons:
+                b = pygame.Rect(x, card.height - button_h - 10, bw, button_h)
+                draw_button(local, b, label, primary=primary)
+                spots.append(Hotspot(b, intent))
+                x += bw + 12
+        turned = context.facing(facing)
+        if turned:
+            local = pygame.transform.rotate(local, 180)
+        card.midtop = (board.centerx, board.y + 2)
+        surface.blit(local, card)
+        return [Hotspot(to_screen(spot.rect, card, turned), spot.intent) for spot in spots]
+
+    def card_top(self, surface: pygame.Surface, lines: list[Line]) -> None:
+        """A slim card over the top of the board (the layout stays visible below it)."""
+        context = self.context
+        board = context.regions.board
+        card = pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3)
+        shade = pygame.Surface(card.size, pygame.SRCALPHA)
+        pygame.draw.rect(shade, (*theme.OVERLAY, 230), shade.get_rect(), border_radius=10)
+        surface.blit(shade, card)
+        inner = card.inflate(-16, -8)
+        weights = sum(s for _, s, _ in lines) or 1
+        y = inner.y
+        for value, size, colour in lines:
+            h = inner.height * size // weights
+            cap = context.size[1] // (12 if size >= 3 else 17)
+            text_or_wrap(surface, value, pygame.Rect(inner.x, y, inner.width, h), min(int(h * 0.85), cap), colour,
+                         bold=size >= 3)
+            y += h

@@ -1,6 +1,6 @@
 """The rules help overlay: pages that fit the screen, language tabs, worked layouts on the board.
 
-The help (``kiosk.help_text``) is flowed into columns and pages for the overlay's size, the
+The help (``kiosk.ui.help_text``) is flowed into columns and pages for the overlay's size, the
 language and the text size (cached). Paragraphs may continue on the next column or page; a
 heading always stays with what follows it. Worked layouts are drawn by the kiosk's own board
 renderer with the counted ends marked (a filled badge with what each adds) and the score.

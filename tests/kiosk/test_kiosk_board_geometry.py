@@ -290,7 +290,7 @@ def test_portrait_and_square_areas_also_fit() -> None:
 
 
 def test_a_board_is_laid_out_once_and_then_reused() -> None:
-    """Redrawing the same board (a clock tick, a message) reuses its geometry (speed: kiosk.bench)."""
+    """Redrawing the same board (a clock tick, a message) reuses its geometry (speed: kiosk.devtools.bench)."""
     from kiosk.ui.board.geometry import layout_board
 
     layout = full_boards(17, 1)[0]

@@ -245,7 +245,7 @@ def test_ui_state_starts_in_the_configured_language() -> None:
 def test_a_full_redraw_renders_no_text_twice() -> None:
     """After one full redraw of a Korean late-round board, the next one takes every text from the caches.
 
-    (How fast that is, is measured by ``python -m kiosk.bench``, not here.)
+    (How fast that is, is measured by ``python -m kiosk.devtools.bench``, not here.)
     """
     from kiosk.ui import theme
 

@@ -1,4 +1,4 @@
-"""Draw domino tiles and a laid-out board (``board_geometry.BoardGeometry``) with pygame.
+"""Draw domino tiles and a laid-out board (``kiosk.ui.board.geometry.BoardGeometry``) with pygame.
 
 Only ``pygame.draw`` and plain surfaces: works on any Surface, with or without a display.
 Everything a tile draws stays inside its rectangle (the shadow too), so tiles that touch on

@@ -1,4 +1,4 @@
-"""The board and the hand on screen: tiles laid out by ``kiosk.board_geometry``, drawn by ``kiosk.board_render``."""
+"""The board and the hand on screen: tiles laid out by ``kiosk.ui.board.geometry``, drawn by ``kiosk.ui.board.render``."""
 
 from __future__ import annotations
 

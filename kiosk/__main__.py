@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.simulator:
         os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "centered")
     notifier = Notifier.from_environment(unset=True)
-    warnings = loaded.warnings
+    warnings: tuple[object, ...] = loaded.warnings
     journal = None
     if not args.no_journal:
         path = Path(args.journal) if args.journal else journal_path(args.simulator)

@@ -5,6 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .errors import N_
+
+TIMING_FAILURE = N_("timing failure")
+"""Why a match is aborted when the caller gives no reason."""
+RESTARTED_WHILE_RUNNING = N_("the machine restarted while a clock was running")
+"""Why a restore on another boot aborts a match whose clock was running."""
+CLOCK_WENT_BACKWARDS = N_("the monotonic clock went backwards")
+"""Why a restore whose monotonic clock is behind the match's last time aborts a running match."""
+ABORT_REASONS = (TIMING_FAILURE, RESTARTED_WHILE_RUNNING, CLOCK_WENT_BACKWARDS)
+"""The engine's own abort reasons (message ids a player can meet on the match-over screen)."""
+
 
 class TransferReason(StrEnum):
     """Why points moved."""
@@ -31,7 +42,11 @@ class Outcome:
     reason: EndReason
     rated: bool
     detail: str = ""
-    """For an abort, what failed, in words."""
+    """For an abort, what failed, in words (English: ``detail_template`` filled with its params)."""
+    detail_template: str = ""
+    """For an abort, the message id of ``detail`` (a template with ``{placeholders}``)."""
+    detail_params: tuple[tuple[str, str], ...] = ()
+    """The template's parameters, as (name, value) pairs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,18 @@ from .errors import (
     Unaffordable,
     WrongPhase,
 )
-from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
+from .events import (
+    CLOCK_WENT_BACKWARDS,
+    RESTARTED_WHILE_RUNNING,
+    TIMING_FAILURE,
+    EndReason,
+    Event,
+    MatchEnded,
+    Outcome,
+    RoundEnded,
+    Transfer,
+    TransferReason,
+)
 from .layout import Layout
 from .tiles import (
     ALL_TILES,
@@ -498,16 +509,23 @@ class Match:
         self._legal = None
         return events
 
-    def abort(self, now_ns: int, why: str = "timing failure") -> list[Event]:
+    def abort(self, now_ns: int, why: str = TIMING_FAILURE, **params: object) -> list[Event]:
         """End the match without a winner or rated result after a proven timing failure.
 
-        The running decision is charged nothing: its time cannot be proven.
+        ``why`` is a message template (a message id) and ``params`` fill its placeholders; the
+        outcome keeps both and the English ``detail``. The running decision is charged nothing:
+        its time cannot be proven.
         """
         if self._outcome is not None:
             return []
+        values = tuple(sorted((name, str(value)) for name, value in params.items()))
+        try:
+            detail = why.format(**dict(values))
+        except (KeyError, IndexError, ValueError):
+            detail = why
         events: list[Event] = []
         self._clock.drop()
-        self._end(Outcome(None, EndReason.ABORTED, False, why), now_ns, events)
+        self._end(Outcome(None, EndReason.ABORTED, False, detail, why, values), now_ns, events)
         return events
 
     # ------------------------------------------------------------------ handlers
@@ -766,7 +784,8 @@ class Match:
             "clock": self._clock.to_dict(),
             "outcome": None
             if o is None
-            else {"winner": o.winner, "reason": o.reason.value, "rated": o.rated, "detail": o.detail},
+            else {"winner": o.winner, "reason": o.reason.value, "rated": o.rated, "detail": o.detail,
+                  "detail_template": o.detail_template, "detail_params": dict(o.detail_params)},
         }
 
     @classmethod
@@ -793,9 +812,7 @@ class Match:
             m._last_actor = data["last_actor"]
             m._clock = MatchClock.from_dict(data["clock"])
             o = data["outcome"]
-            m._outcome = None if o is None else Outcome(
-                o["winner"], EndReason(o["reason"]), bool(o["rated"]), str(o.get("detail", ""))
-            )
+            m._outcome = None if o is None else _outcome_from_dict(o)
         except SnapshotError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -824,9 +841,9 @@ class Match:
         clock_unusable = m.boot_id != boot_id or now_ns < max(m._last_ns or 0, m._clock.started_ns or 0)
         if m._outcome is None and m._clock.running is not None:
             if m.boot_id != boot_id:
-                events = m.abort(now_ns, "the machine restarted while a clock was running")
+                events = m.abort(now_ns, RESTARTED_WHILE_RUNNING)
             elif clock_unusable:
-                events = m.abort(now_ns, "the monotonic clock went backwards")
+                events = m.abort(now_ns, CLOCK_WENT_BACKWARDS)
             else:
                 events = m.advance(now_ns)
         if clock_unusable:
@@ -846,3 +863,13 @@ _HANDLERS: dict[type, Callable[[Match, Any, int, list[Event]], None]] = {
     Accept: Match._accept,
     Resign: Match._resign,
 }
+
+
+def _outcome_from_dict(o: dict[str, Any]) -> Outcome:
+    """An outcome saved by ``Match.to_dict`` (older snapshots have no detail template: the detail is one)."""
+    detail = str(o.get("detail", ""))
+    params = o.get("detail_params") or {}
+    return Outcome(
+        o["winner"], EndReason(o["reason"]), bool(o["rated"]), detail, str(o.get("detail_template", detail)),
+        tuple(sorted((str(k), str(v)) for k, v in dict(params).items())),
+    )

@@ -52,6 +52,7 @@ from engine import (
 )
 from engine import errors as E
 from engine.errors import DIAGNOSTICS, MESSAGES, REFUSALS
+from engine.events import ABORT_REASONS, RESTARTED_WHILE_RUNNING
 from engine.replay import replay_file
 from engine.scenario import ScenarioError, parse_scenario, step_action
 from engine.snapshot import restore_text, save_text
@@ -121,7 +122,7 @@ def test_the_refusals_are_the_catalogs_sentences_marked_for_translation() -> Non
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_":
                 assert len(node.args) == 1 and isinstance(node.args[0], ast.Constant), ast.unparse(node)
                 marked.add(node.args[0].value)
-    assert marked == set(REFUSALS), "exactly the refusals are marked with N_ (the catalogs' extraction)"
+    assert marked == set(REFUSALS) | set(ABORT_REASONS), "exactly what a player meets is marked with N_"
     assert E.N_("x {y}") == "x {y}"
 
 
@@ -361,3 +362,31 @@ def test_scenario_errors_name_the_problem() -> None:
         parse_scenario({"deals": [json.loads('{"hands": [["1|4"], []], "boneyard": []}')], "steps": []})
     assert info.value.message.startswith("deals[0]: A deal needs hands of 7 and 7 tiles")
     assert info.value.params["index"] == 0 and isinstance(info.value, ValueError)
+
+
+def test_an_abort_keeps_its_reason_as_a_template_with_params_through_a_snapshot() -> None:
+    from engine import Match, MatchConfig
+
+    m = Match(MatchConfig(), boot_id="b1")
+    m.apply(Start(0, shuffle_deal(random.Random(3))), 0)
+    m.abort(5_000_000, "the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})",
+            gap="3.1 s", limit="2.0 s")
+    o = m.outcome
+    assert o is not None and o.detail == "the kiosk could not take commands for 3.1 s while a clock ran (the limit is 2.0 s)"
+    assert o.detail_template.startswith("the kiosk could not take commands for {gap}")
+    assert dict(o.detail_params) == {"gap": "3.1 s", "limit": "2.0 s"}
+    assert Match.from_dict(m.to_dict()).outcome == o
+    older = m.to_dict()  # a snapshot written before the template was kept
+    del older["outcome"]["detail_template"], older["outcome"]["detail_params"]
+    restored = Match.from_dict(older).outcome
+    assert restored is not None and (restored.detail_template, restored.detail_params) == (o.detail, ())
+
+
+def test_a_restore_on_another_boot_aborts_with_the_engines_own_reason() -> None:
+    from engine import Match, MatchConfig
+
+    m = Match(MatchConfig(), boot_id="b1")
+    m.apply(Start(0, shuffle_deal(random.Random(4))), 0)
+    restored, _events = Match.restore(m.to_dict(), boot_id="b2", now_ns=10)
+    o = restored.outcome
+    assert o is not None and o.detail_template == RESTARTED_WHILE_RUNNING == o.detail and o.detail_params == ()

@@ -17,8 +17,8 @@ from __future__ import annotations
 import gettext
 import re
 import sys
-from collections.abc import Iterable, Mapping
-from functools import cache, lru_cache
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -96,30 +96,6 @@ def _format(template: str, params: Mapping[str, Any], translator: Translator | N
         return template.format(**values)
     except (KeyError, IndexError, ValueError):
         return template  # a broken translation shows its template rather than crashing the kiosk
-
-
-def template_regex(template: str) -> re.Pattern[str]:
-    """A pattern matching the English text ``template`` makes, capturing its parameters."""
-    parts = re.split(r"(\{[A-Za-z_][A-Za-z0-9_]*\})", template)
-    out = []
-    for part in parts:
-        m = PLACEHOLDER.fullmatch(part)
-        out.append(f"(?P<{m.group(1)}>.+?)" if m else re.escape(part))
-    return re.compile("".join(out) + r"\Z", re.S)
-
-
-def match_template(templates: Iterable[str], english: str) -> Text | None:
-    """The ``Text`` for ``english`` if one of ``templates`` (message ids) makes exactly that text."""
-    for template in templates:
-        m = _compiled(template).match(english)
-        if m:
-            return Text(template, m.groupdict())
-    return None
-
-
-@lru_cache(maxsize=256)
-def _compiled(template: str) -> re.Pattern[str]:
-    return template_regex(template)
 
 
 # -- translators -------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The engine's refusals (``engine.EngineError``: ``template`` + ``params``), the hardware's notices
 (``hardware.notices.Notice``: ``msgid`` + ``params``) and the kiosk's own ``Text`` values all
 carry a message id and parameters, never a finished sentence; ``as_text`` turns any of them into a
-``Text`` that the screen shows in its reader's language.
+``Text`` that the screen shows in its reader's language. Nothing here reads English back into
+message ids: a value without one is shown as it is.
 """
 
 from __future__ import annotations
@@ -22,10 +23,7 @@ def as_text(value: object) -> Text:
     params = getattr(value, "params", None)
     if isinstance(msgid, str) and isinstance(params, Mapping):
         return Text(msgid, {k: _param(v) for k, v in params.items()})
-    from kiosk.warning_texts import warning_text  # until every producer sends message values
-
-    found = warning_text(str(value))
-    return found if isinstance(found, Text) else Text(str(found))
+    return Text(str(value))  # text from outside the project (an OS error, say): shown as it is
 
 
 def _param(value: Any) -> Any:

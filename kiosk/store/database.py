@@ -344,7 +344,7 @@ def _move_aside(path: Path, wall_s: float) -> Path:
                 side.rename(target.with_name(target.name + suffix))
         path.rename(target)
     except OSError as exc:
-        raise StoreUnavailable(internal(
+        raise StoreUnavailable(T(
             "The match journal {path} is damaged and cannot be moved aside ({error}). "
             "Matches will not survive a restart.", path=str(path), error=str(exc.strerror or exc))) from exc
     return target

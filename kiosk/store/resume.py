@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text
-from kiosk.i18n import T, Text
+from kiosk.i18n import N_, T, Text
 from kiosk.store.errors import ResumeFailed
 from kiosk.store.journal import Journal
 from kiosk.store.recorder import MatchRecorder, RecordingMatch, _t_ms
@@ -80,8 +80,9 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
         started = clock["started_ns"]
         restored, events = restore_text(point.snapshot, boot_id=boot_id, now_ns=now_ns)
     except (SnapshotError, ValueError, KeyError, TypeError) as exc:
-        detail = f"the saved match could not be restored: {exc}"
-        journal.finish(point.match_id, Outcome(None, EndReason.ABORTED, False, detail), wall_s=wall_clock())
+        template = N_("the saved match could not be restored: {error}")
+        detail = Outcome(None, EndReason.ABORTED, False, template.format(error=exc), template, (("error", str(exc)),))
+        journal.finish(point.match_id, detail, wall_s=wall_clock())
         raise ResumeFailed(T(
             "The kiosk restarted but the unfinished match could not be restored ({error}); it was closed without "
             "a result.", error=str(exc))) from exc

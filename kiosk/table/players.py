@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
-from kiosk.i18n import N_, Translator, match_template
+from kiosk.i18n import N_, Translator
 from kiosk.store.players import NAME_MAX, PlayerNameError, Players
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
@@ -29,15 +29,6 @@ PICKER_COLUMNS, PICKER_ROWS = 3, 4
 BOARD_ROWS = 7
 HISTORY_ROWS = 7
 
-NAME_ERRORS = (
-    N_("Type a name first."),
-    N_("A name has at most {n} characters."),
-    N_("A name cannot contain control characters."),
-    N_('"Guest" is reserved for players without a name.'),
-    N_('The name "{name}" is taken: pick it from the list or choose another.'),
-    N_('The name "{name}" is taken.'),
-)
-"""``PlayerNameError`` texts (English at their source in ``kiosk.store.players``), for the catalogs."""
 RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
                "aborted": N_("aborted")}
@@ -52,12 +43,6 @@ STEP_TEXTS = {
     "resign": N_("{player} resigns"),
 }
 """What a stored step did; ``{player}`` is the seat's name, or "Player 2" for a guest."""
-
-
-def name_error_text(exc: Exception) -> str:
-    """A ``PlayerNameError``'s sentence as a ``Text`` the screen translates (English when unknown)."""
-    found = match_template(NAME_ERRORS, str(exc))
-    return found if found is not None else str(exc)
 
 
 def pages(count: int, per_page: int) -> int:
@@ -153,7 +138,7 @@ class PlayerDesk:
         try:
             player = self.players.create(r.typing)
         except PlayerNameError as exc:
-            r.error = name_error_text(exc)
+            r.error = exc.text
         else:
             r.chosen[r.picker] = player
             r.picker, r.typing, r.error = None, None, ""
@@ -161,15 +146,12 @@ class PlayerDesk:
     # -- leaderboard, history, replay ------------------------------------------------------
 
     def open_leaderboard(self, keep_page: bool = False) -> None:
-        """The leaderboard, read now (wins counted from each player's rated matches)."""
+        """The leaderboard, read now in one query (rated wins with each player)."""
         if self.players is None:
             return
         r = self.records
-        rows = []
-        for rank, player in enumerate(self.players.leaderboard(), start=1):
-            wins = sum(1 for h in self.players.history(player.id) if h.rated and h.result == "win")
-            rows.append(BoardRow(rank, player, wins))
-        r.board = rows
+        r.board = [BoardRow(rank, standing, standing.wins)
+                   for rank, standing in enumerate(self.players.leaderboard(), start=1)]
         if not keep_page:
             r.board_page = 0
         self.ui.screen = Screen.LEADERBOARD
@@ -187,7 +169,7 @@ class PlayerDesk:
         r = self.records
         r.player = self.players.get(player_id)
         rows = self.players.history(player_id)
-        r.history = [h for h in rows if h.result != "unfinished" or self.journal.commands(h.match_id)]
+        r.history = [h for h in rows if h.result != "unfinished" or h.entries > 0]
         r.history_page = 0
         self.ui.screen = Screen.HISTORY
 
@@ -202,8 +184,7 @@ class PlayerDesk:
         if self.journal is None or self.players is None:
             return
         r = self.records
-        r.replay = [ReplayStep(dict(step), Match.from_dict(match.to_dict()))
-                    for step, match in self.journal.replay_states(match_id)]
+        r.replay = [ReplayStep(dict(state.step), state.match) for state in self.journal.replay_states(match_id)]
         r.replay_row = next((h for h in r.history if h.match_id == match_id), None)
         record = self.journal.match(match_id)
         r.names = {}

@@ -125,9 +125,10 @@ class GameSession:
         self.match = match
         self.version += 1
 
-    def abort(self, reason: str, now_ns: int) -> None:
-        """Abort the match without a result (the stall watch) and say why."""
-        self.match.abort(now_ns, reason)
+    def abort(self, reason: Text, now_ns: int) -> None:
+        """Abort the match without a result (the stall watch) and say why (the match keeps the message
+        id and its parameters, so the match-over screen and the journal can say it in any language)."""
+        self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
         self.version += 1
         self.say(reason, now_ns)
 

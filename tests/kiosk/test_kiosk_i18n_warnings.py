@@ -1,29 +1,37 @@
-"""Configuration and start-up warnings in every kiosk language: each one a catalog template with its
-keys, lines and values kept, and drawn without overflow on the banner and the settings screen."""
+"""Configuration and start-up warnings in every kiosk language: each one a message value (a catalog id
+with its keys, lines and values as parameters), drawn without overflow on the banner and the settings
+screen."""
 
 from __future__ import annotations
 
 import os
 import random
 import re
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import gpiozero
 import pytest
+from gpiozero.pins.mock import MockFactory
 from kiosk_support import draw_recorded
 
+from hardware.config import HardwareConfig
+from hardware.ports import HardwarePorts
 from kiosk import i18n
 from kiosk.app import App
 from kiosk.config import KioskConfig, load_config, parse_config_text
-from kiosk.i18n import Text
-from kiosk.store.journal import Journal, JournalUnavailable, _unavailable
+from kiosk.i18n import T, catalogs
+from kiosk.i18n.messages import as_text
+from kiosk.store.database import unavailable
+from kiosk.store.errors import ResumeFailed
+from kiosk.store.journal import Journal
 from kiosk.table.intents import OpenSettings, SettingsPage
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
-from kiosk.warning_texts import message_text, warning_text
 
 S = 1_000_000_000
 OTHERS = ("ko", "uk", "id")
@@ -81,10 +89,11 @@ x = 1
 """
 
 
-def _all_warnings(tmp_path: Path) -> list[str]:
+def _all_warnings(tmp_path: Path) -> list[object]:
+    """Every kind of warning the kiosk can show, each made by the code that makes it."""
     path = tmp_path / "config.toml"
     path.write_text(BAD, "utf-8")
-    out = list(load_config(path, port_exists=lambda p: False).warnings)
+    out: list[object] = list(load_config(path, port_exists=lambda p: False).warnings)
     out += load_config(tmp_path / "missing.toml").warnings
     broken = tmp_path / "broken.toml"
     broken.write_text("[display\nsize = 1\n")
@@ -96,33 +105,33 @@ def _all_warnings(tmp_path: Path) -> list[str]:
                              "[buttons]\nplayer0 = { accept = false }\n").warnings
     out += parse_config_text('[serial]\nenabled = true\nurl = "bogus://x"\n').warnings
     out += parse_config_text("[serial]\nenabled = true\n").warnings
-    # the hardware ports, the journal, python -m kiosk and the restart
-    out += ["hardware.backend: no Raspberry Pi GPIO here (no lgpio; no RPi.GPIO); GPIO buttons and LEDs are off",
-            "buttons: cannot use the pins (pin 5 is busy); GPIO buttons are off",
-            "leds: cannot use the pins (pin 6 is busy); LEDs are off"]
-    out += ["The match journal journal.sqlite3 could not be read (its schema version is unreadable); it was moved "
-            "aside to journal.sqlite3.corrupt-19700101T000000 and a new journal was started.",
-            "The match journal journal.sqlite3 could not be read (file is not a database); it was moved aside to "
-            "journal.sqlite3.corrupt-19700101T000000 and a new journal was started."]
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
-    try:
-        if not os.access(folder, os.W_OK):  # not as root
-            with pytest.raises(JournalUnavailable) as exc:
-                Journal.open(folder / "journal.sqlite3")
-            out.append(f"matches are not being saved: {exc.value}")
-    finally:
-        folder.chmod(0o700)
-    import sqlite3
-
+    # the hardware ports: no GPIO on this machine, pins another program holds
+    ports = HardwarePorts.build(HardwareConfig(), backend="gpio")
+    out += ports.warnings
+    ports.close()
+    factory = MockFactory()
+    held = [gpiozero.Button(5, pin_factory=factory), gpiozero.LED(23, pin_factory=factory)]
+    ports = HardwarePorts.build(HardwareConfig(), pin_factory=factory)
+    out += ports.warnings
+    ports.close()
+    for device in held:
+        device.close()
+    # the journal: a damaged file moved aside, a busy or read-only one, and a match that cannot be restored
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"this is not a database at all" * 100)
+    journal = Journal.open(damaged)
+    out += journal.warnings
+    journal.close()
     busy = sqlite3.OperationalError("database is locked")
     busy.sqlite_errorname = "SQLITE_BUSY"  # type: ignore[attr-defined]
-    out.append(f"matches are not being saved: {_unavailable(Path('/var/lib/x/journal.sqlite3'), busy)}")
-    out.append("matches are not being saved: The match journal cannot be kept: the folder /var/lib/x cannot be "
-               "created (Permission denied). Matches will not survive a restart.")
-    out.append("The kiosk restarted but the unfinished match could not be restored (bad snapshot); it was closed "
-               "without a result.")
+    out.append(T("matches are not being saved: {reason}",
+                 reason=unavailable(Path("/var/lib/x/journal.sqlite3"), busy).text))
+    read_only = sqlite3.OperationalError("attempt to write a readonly database")
+    read_only.sqlite_errorname = "SQLITE_READONLY"  # type: ignore[attr-defined]
+    out.append(T("matches are not being saved: {reason}",
+                 reason=unavailable(Path("/var/lib/x/journal.sqlite3"), read_only).text))
+    out.append(ResumeFailed(T("The kiosk restarted but the unfinished match could not be restored ({error}); it "
+                              "was closed without a result.", error="bad snapshot")).text)
     return out
 
 
@@ -135,59 +144,54 @@ def _numbers_and_names(english: str) -> set[str]:
     return keep
 
 
-def test_every_warning_is_a_template_with_its_keys_lines_and_values_kept(tmp_path: Path) -> None:
+def test_every_warning_is_a_message_value_translated_with_its_keys_lines_and_values_kept(tmp_path: Path) -> None:
     warnings = _all_warnings(tmp_path)
     assert len(warnings) > 40
-    assert any("line 3" in w and "display.orientation" in w for w in warnings)
-    for english in warnings:
-        found = warning_text(english)
-        assert isinstance(found, Text), f"no template makes {english!r}"
-        assert str(found) == english  # the English is the warning itself, byte for byte
-        assert i18n.translator("en")(found) == english
+    kinds = {type(w).__name__ for w in warnings}
+    assert kinds == {"Notice", "Text"}  # hardware/configuration notices, the store's texts; no sentences
+    known = {f.msgid for f in catalogs.extract()}
+    for warning in warnings:
+        text = as_text(warning)
+        english = str(warning)
+        assert text.msgid in known, f"{text.msgid!r} is not a catalog id"
+        assert str(text) == english and i18n.translator("en")(text) == english
         for language in OTHERS:
-            shown = i18n.translator(language)(found)
+            shown = i18n.translator(language)(text)
             assert shown != english, (language, english)
             for kept in _numbers_and_names(english):
                 assert kept in shown, (language, kept, shown)
 
 
+def test_a_warning_about_a_key_names_its_line_in_every_language(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(BAD, "utf-8")
+    [orientation] = [w for w in load_config(path, port_exists=lambda p: True).warnings if w.key == "display.orientation"]
+    assert orientation.line == 3
+    text = as_text(orientation)
+    assert "(3행)" in i18n.translator("ko")(text)
+    assert "рядок 3" in i18n.translator("uk")(text)
+
+
 def test_nested_phrases_are_translated_too() -> None:
-    found = warning_text("display.fullscreen (line 5): 'yes' is not true or false; using True")
-    assert i18n.translator("ko")(found) == "display.fullscreen (5행): 'yes'은(는) true 또는 false이(가) 아닙니다; True 사용"
-    assert "рядок 5" in i18n.translator("uk")(found) and "true або false" in i18n.translator("uk")(found)
-    why = warning_text("matches are not being saved: The match journal /x/j.sqlite3 cannot be used: the disk is full. "
-                       "Matches will not survive a restart.")
+    [fullscreen] = parse_config_text("[display]\nfullscreen = 'yes'\n").warnings
+    assert i18n.translator("uk")(as_text(fullscreen)).count("true або false") == 1
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+    why = T("matches are not being saved: {reason}", reason=unavailable(Path("/x/j.sqlite3"), full).text)
     assert "диск заповнено" in i18n.translator("uk")(why) and "disk penuh" in i18n.translator("id")(why)
-    gpio = warning_text("hardware.backend: no Raspberry Pi GPIO here (x); GPIO buttons and LEDs are off")
-    assert i18n.translator("id")(gpio).startswith("hardware.backend: tidak ada GPIO Raspberry Pi di sini (x)")
+    [gpio] = HardwarePorts.build(HardwareConfig(), backend="gpio").warnings
+    assert i18n.translator("id")(as_text(gpio)).startswith("hardware.backend: tidak ada GPIO Raspberry Pi di sini (")
 
 
-def test_an_unknown_sentence_stays_as_it_is() -> None:
-    assert warning_text("something nobody wrote a template for") == "something nobody wrote a template for"
-    assert not isinstance(warning_text("display.size (line 2): a new kind of problem"), Text)
-
-
-def test_restart_and_stall_messages_are_translated() -> None:
-    for english in (
-        "The kiosk restarted before the match began; press Start when ready.",
-        "The kiosk restarted before the match began; press Start when ready. The first command was damaged by "
-        "the power cut and was dropped.",
-        "The machine restarted while Player 2's clock was running: the match is aborted without a result.",
-        "The kiosk restarted; Player 1's time ran out while it was down (12 s): Player 2 wins on time. The last "
-        "command before the power cut was damaged and was dropped.",
-        "The kiosk restarted; the match continues — the 3.5 s it was down were charged to Player 1.",
-        "the kiosk could not take commands for 3.1 s while a clock ran (the limit is 2.0 s)",
-    ):
-        found = message_text(english)
-        assert isinstance(found, Text) and str(found) == english
-        for language in OTHERS:
-            assert i18n.translator(language)(found) != english
+def test_a_value_without_a_message_id_is_shown_as_it_is() -> None:
+    assert as_text("something from outside the kiosk") == "something from outside the kiosk"
+    assert i18n.translator("ko")(as_text("something from outside the kiosk")) == "something from outside the kiosk"
 
 
 # -- drawn at 800 x 480 ----------------------------------------------------------------------------
 
 
-def _app(language: str, warnings: tuple[str, ...]) -> tuple[App, FakeClock]:
+def _app(language: str, warnings: tuple[object, ...]) -> tuple[App, FakeClock]:
     config = KioskConfig()
     config = replace(config, kiosk=replace(config.kiosk, language=language))
     clock = FakeClock(5 * S)
@@ -215,7 +219,7 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
             app.ui.warnings = (english, *warnings)
             fits = draw_recorded(app, clock)
             problems += _problems("banner", fits)
-            first = t._("Configuration: {warning}", warning=t(warning_text(english)))
+            first = t._("Configuration: {warning}", warning=t(as_text(english)))
             assert any(first in f.text for f in fits), (language, first)
         app.ui.warnings = warnings
         app.do(OpenSettings(), clock.now())
@@ -234,7 +238,7 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
             page += 1
         assert pages is not None and page == pages - 1 and pages > 1
         for english in warnings:
-            line = t._("Warning: {warning}", warning=t(warning_text(english)))
+            line = t._("Warning: {warning}", warning=t(as_text(english)))
             assert line in shown, (language, line)
         assert not problems, "\n".join(problems[:30])
     finally:

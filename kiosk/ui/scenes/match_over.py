@@ -6,7 +6,8 @@ from __future__ import annotations
 import pygame
 
 from engine import EndReason
-from kiosk.i18n import N_, T, Translator, match_template
+from engine.events import TIMING_FAILURE
+from kiosk.i18n import N_, Text, Translator
 from kiosk.table.intents import GoHome, OpenHelp, Rematch
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
@@ -19,16 +20,6 @@ REASONS = {
     EndReason.RESIGN: N_("because the other player resigned"),
     EndReason.ABORTED: N_("aborted"),
 }
-ABORT_DETAILS = (
-    N_("timing failure"),
-    N_("the machine restarted while a clock was running"),
-    N_("the monotonic clock went backwards"),
-    N_("the monotonic clock went backwards by {gap}"),
-    N_("the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"),
-)
-"""The reasons the engine and the stall watch give for an aborted match (other reasons: "timing failure")."""
-
-
 class MatchOver(TableScene):
     """The result card; Rematch keeps the players, Home makes both seats guests."""
 
@@ -41,7 +32,7 @@ class MatchOver(TableScene):
         t = self.context.t
         lines: list[Line]
         if o.winner is None:
-            detail = match_template(ABORT_DETAILS, o.detail or "timing failure") or T("timing failure")
+            detail = Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params))
             lines = [(t._("Match aborted - no result"), 3, theme.DANGER), (t(detail), 2, theme.TEXT)]
         else:
             named = self.context.ui.records.chosen[o.winner]

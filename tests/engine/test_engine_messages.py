@@ -318,6 +318,7 @@ def test_malformed_requests_raise_structured_diagnostics(what: str, attempt: Cal
     assert info.value.template in DIAGNOSTICS
 
 
+@pytest.mark.slow
 def test_every_raised_error_is_structured_and_every_template_can_be_raised(tmp_path: Path) -> None:
     seen: set[str] = set()
     _random_matches(200, seen)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from engine import NS_PER_MS, EndReason, Match, MatchConfig, Start, Transfer, shuffle_deal
 
 MATCHES = 3000
@@ -40,6 +42,7 @@ def play_random_match(rng: random.Random) -> tuple[Match, int]:
     return match, now
 
 
+@pytest.mark.slow
 def test_thousands_of_random_matches_end_by_the_rules() -> None:
     rng = random.Random(20261129)
     reasons: Counter[str] = Counter()

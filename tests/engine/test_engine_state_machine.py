@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -192,3 +193,4 @@ MatchMachine.TestCase.settings = settings(
     max_examples=150, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 TestMatchMachine = MatchMachine.TestCase
+TestMatchMachine.pytestmark = [pytest.mark.slow]

@@ -265,6 +265,7 @@ def test_layout_is_deterministic() -> None:
 # -- properties over random rounds ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_thousands_of_random_rounds_fit_without_overlap() -> None:
     rounds = random_rounds(20261129, ROUNDS)
     rng = random.Random(7)
@@ -277,6 +278,7 @@ def test_thousands_of_random_rounds_fit_without_overlap() -> None:
         check_geometry(part, layout_placements(part.placements, part.spinner, AREAS[(i + 1) % len(AREAS)]))
 
 
+@pytest.mark.slow
 def test_full_28_tile_boards_fit_in_every_area() -> None:
     for layout in full_boards(11, 120):
         for area in AREAS:

@@ -182,6 +182,7 @@ def _every_scene(language: str, orientation: str) -> Iterator[tuple[str, list[th
 
 @pytest.mark.parametrize("orientation", ["table", "upright"])
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.slow
 def test_every_text_fits_its_box_at_800x480(language: str, orientation: str) -> None:
     problems = []
     seen = 0

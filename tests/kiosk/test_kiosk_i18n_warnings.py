@@ -208,6 +208,7 @@ def _problems(name: str, fits: list[theme.Fit]) -> list[str]:
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.slow
 def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language: str, tmp_path: Path) -> None:
     warnings = tuple(_all_warnings(tmp_path))
     t = i18n.translator(language)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kiosk.devtools.crash_harness import run_harness
 
 
+@pytest.mark.slow
 def test_fifty_kills_lose_no_acknowledged_command(tmp_path: Path) -> None:
     report = run_harness(50, seed=7, workdir=tmp_path)
     print(report.summary())

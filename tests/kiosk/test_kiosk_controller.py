@@ -15,6 +15,7 @@ import pytest
 from engine import NS_PER_S, EndReason, Phase, Transfer
 from hardware.events import Button, InputEvent
 from kiosk.config import KioskConfig, MatchSettings
+from kiosk.i18n import Text, translator
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
@@ -119,6 +120,12 @@ def test_a_stalled_loop_aborts_the_running_match_and_says_why() -> None:
     assert s.match.outcome is not None and s.match.outcome.reason is EndReason.ABORTED
     assert s.match.outcome.detail == reason and [m.text for m in s.live_messages(clock.now())] == [reason]
     assert s.version > version
+    # the outcome keeps the message id and its parameters: the match-over card says it in any language
+    o = s.match.outcome
+    assert o.detail_template == "the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"
+    assert dict(o.detail_params) == {"gap": "2.5 s", "limit": "2.0 s"}
+    korean = translator("ko")(Text(o.detail_template, dict(o.detail_params)))
+    assert "2.5 s" in korean and "2.0 s" in korean and korean != reason
 
 
 def test_no_clock_running_means_no_stall() -> None:

@@ -151,6 +151,7 @@ def test_a_snapshot_that_cannot_be_restored_closes_the_match(journal: Journal) -
     assert str(info.value) == ("The kiosk restarted but the unfinished match could not be restored ('boot_id'); "
                                "it was closed without a result.")
     assert journal.match(mid).finished and journal.match(mid).reason == "aborted"
+    assert journal.match(mid).detail == "the saved match could not be restored: 'boot_id'"
 
 
 def test_resume_then_play_on_then_resume_again(journal: Journal) -> None:

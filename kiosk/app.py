@@ -165,14 +165,13 @@ class App:
         self.pinger.tick()
 
     def _show_panel(self, now: int) -> None:
-        """Send the LEDs and the serial panel a new state when what they show has changed."""
+        """Send the LEDs and the serial panel a new state when what they show has changed (at home too,
+        so a panel that connects while the kiosk idles shows it)."""
         session = self.controller.session
-        if session is None:
-            return
-        key = (session.version, self._clock_key)
+        key = (id(session), None if session is None else session.version, self._clock_key)
         if key != self._panel_key:
             self._panel_key = key
-            self.ports.show(session.panel_state(now), now)
+            self.ports.show(self.controller.panel_state(now), now)
 
     def _sleep(self, ms: int) -> None:
         """Sleep up to ``ms`` in slices of one frame, waking at once when a button press is queued.
@@ -256,7 +255,7 @@ class App:
         intent = spot.intent
 
         def tap() -> None:
-            self.stage.handle(intent, now)
+            self.stage.handle(intent, now)  # only a scene on screen now that offers it takes it
 
         return tap
 
@@ -270,6 +269,7 @@ class App:
             self._drawn_key = key
             self._clock_key = self.stage.clock_key(now)
             pygame.display.flip()
+            self.controller.presented(now)
             self.full_redraws += 1
             return "full"
         clock_key = self.stage.clock_key(now)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from engine import NS_PER_S, Phase, Transfer
 from hardware.events import Button, InputEvent
+from hardware.state import PanelState, PlayerPanel
 from kiosk.config import KioskConfig
 from kiosk.i18n import NATIVE_NAMES, translator
 from kiosk.i18n.messages import as_text
@@ -45,6 +46,8 @@ MAX_SLEEP_NS = 1000 * 1_000_000
 BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 LOW_BANK_NS = 20 * NS_PER_S
+REPEAT_NS = 300 * 1_000_000
+"""A press of the same button this soon after the screen changed is a repeat, not a new decision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +103,13 @@ class Controller:
         self.exit_status = 0
         self._events_seen = 0
         self._holds: dict[Hashable, Hold] = {}
-        self._last_input_ns = 0
+        self._last_input_ns = clock.now()
+        """The idle return counts from the latest input, or from the start (a resume's message stays)."""
+        self._shown_meaning: tuple[object, ...] | None = None
+        """What inputs meant on the newest frame on screen (None: no frame yet)."""
+        self._shown_since = 0
+        """When a frame first showed that meaning."""
+        self._last_press: dict[tuple[int | None, Button], int] = {}
         self.refresh_texts()
         self.resume()
         self.stall.reset(self.clock.now())
@@ -186,8 +195,42 @@ class Controller:
                 return last
         return stamp
 
+    # -- what a press means ---------------------------------------------------------------
+
+    def meaning(self) -> tuple[object, ...]:
+        """What an input means now: the screen and its overlays, the match's phase and who is to act."""
+        ui = self.ui
+        s = self.session
+        match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round)
+        return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), match)
+
+    def presented(self, now: int) -> None:
+        """A frame went on screen at ``now``: from then on inputs mean what it shows."""
+        meaning = self.meaning()
+        if meaning != self._shown_meaning:
+            self._shown_meaning, self._shown_since = meaning, now
+
+    def stale(self, arrival_ns: int) -> bool:
+        """Whether an input that arrived at ``arrival_ns`` came before the screen showed what inputs
+        mean now (it was meant for an earlier screen, or an earlier input of the same frame changed
+        the meaning and no frame has shown it yet)."""
+        if self._shown_meaning is None:
+            return False
+        return self.meaning() != self._shown_meaning or arrival_ns < self._shown_since
+
+    def _repeat(self, item: InputEvent) -> bool:
+        """The same button again within ``REPEAT_NS`` after a screen change its earlier press preceded."""
+        key = (item.player, item.button)
+        before = self._last_press.get(key)
+        self._last_press[key] = item.arrival_ns
+        since = self._shown_since
+        return before is not None and before < since <= item.arrival_ns < since + REPEAT_NS
+
     def press(self, item: InputEvent) -> None:
-        """A physical button press (GPIO, serial panel or simulator key)."""
+        """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier
+        screen, or a repeat right after a screen change, means nothing."""
+        if self._repeat(item) or self.stale(item.arrival_ns):
+            return
         arrival = self.arrival(item.arrival_ns)
         if item.button is Button.HELP:
             if self.ui.help_open:
@@ -202,7 +245,8 @@ class Controller:
             return
         if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
             return
-        self.enter_match()
+        if item.button in (Button.ACCEPT, Button.START_CONTINUE):
+            self.enter_match()  # only a Start enters the match in the journal (never a stray RAISE)
         self.session.press(item.player, item.button, arrival)
 
     def handle(self, intent: do.Intent, now: int) -> None:
@@ -360,6 +404,13 @@ class Controller:
             self._start_flights(now)
         self._check_holds(now)
         self._idle_return(now)
+
+    def panel_state(self, now: int) -> PanelState:
+        """What the LEDs and the serial panel show: the match's state, or at home ACCEPT lit for a new match."""
+        if self.session is not None:
+            return self.session.panel_state(now)
+        start = PlayerPanel(active=frozenset({Button.ACCEPT}))
+        return PanelState(players=(start, start))
 
     def set_panel(self, state: str | None) -> None:
         """The serial panel's state as the screen shows it."""

@@ -77,6 +77,8 @@ class LoadedConfig:
 
 
 _SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
+BOM = "\ufeff"
+"""A UTF-8 byte-order mark, which some Windows editors put at the start of a file: skipped."""
 _PLAYER_TABLES = {f"player{p}": p for p in PLAYERS}
 _BUTTON_KEYS = {b.name.lower(): b for b in GAME_BUTTONS}
 _KIOSK_KEYS = {b.name.lower(): b for b in KIOSK_BUTTONS}
@@ -180,12 +182,15 @@ class _Reader:
         if enabled and url is None:
             self.warn("serial.url", N_("missing, so the serial panel is off"))
             enabled = False
-        if enabled and url is not None:
-            problem = port_problem(url, self.port_exists)
+        if url is not None:
+            # a URL that is not for a panel is refused even while the panel is off; whether a
+            # device exists only matters when it is on
+            problem = port_problem(url, self.port_exists if enabled else lambda path: True)
             if problem is not None:
                 fatal, message = problem
                 self.warnings.append(keyed("serial.url", message))
-                enabled = enabled and not fatal
+                if fatal:
+                    enabled, url = False, None
         return SerialConfig(enabled, url, baud, checksum, float(retry))
 
     def keyboard(self, buttons: tuple[PinBinding, ...]) -> tuple[tuple[str, int, Button], ...]:
@@ -217,17 +222,35 @@ class _Reader:
         return tuple(out)
 
 
+PANEL_URL_SCHEMES = ("socket", "rfc2217", "loop")
+"""The pyserial URL schemes a serial panel may use: a TCP bridge (``socket://host:port``), a
+telnet/RFC 2217 port server (``rfc2217://host:port``) and ``loop://`` (an echo port for tests).
+The other handlers are refused: ``spy://`` copies every byte to a log, ``hwgrep://`` opens
+whichever port happens to match, ``alt://`` swaps the port implementation and ``cp2110://`` needs
+a HID library; a panel is named by its device path instead."""
+
+
 def port_problem(url: str, port_exists: Callable[[str], bool] = os.path.exists) -> tuple[bool, Notice] | None:
     """What is wrong with a serial URL, as (fatal, what to say), or None if it looks usable.
 
-    A device path that does not exist yet is not fatal (the panel may be
-    plugged in later); a URL scheme pyserial does not know is.
+    Usable: an absolute device path (``/dev/serial-panel``, ``/dev/serial/by-id/...``, a pty's
+    link) or a URL whose scheme is one of ``PANEL_URL_SCHEMES``. A device path that does not exist
+    yet is not fatal (the panel may be plugged in later); a relative path, a pyserial URL that is
+    not for a panel and a scheme pyserial does not know are.
     """
     if "://" in url:
         scheme = url.split("://", 1)[0]
-        if not scheme.isidentifier() or importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is None:
-            return True, Notice(N_("pyserial has no {scheme} URL handler, so the serial panel is off"), {"scheme": repr(scheme)})
-        return None
+        if scheme in PANEL_URL_SCHEMES:
+            return None
+        if scheme.isidentifier() and importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is not None:
+            return True, Notice(N_("{scheme} URLs are not for a serial panel (use a device path such as "
+                                   "/dev/serial-panel, or {schemes}), so the serial panel is off"),
+                                {"scheme": repr(f"{scheme}://"),
+                                 "schemes": ", ".join(f"{name}://" for name in PANEL_URL_SCHEMES)})
+        return True, Notice(N_("pyserial has no {scheme} URL handler, so the serial panel is off"), {"scheme": repr(scheme)})
+    if not os.path.isabs(url):
+        return True, Notice(N_("{port} is not an absolute device path (such as /dev/serial-panel), "
+                               "so the serial panel is off"), {"port": repr(url)})
     if not port_exists(url):
         return False, Notice(N_("port {port} does not exist (yet); the panel will keep trying to open it"), {"port": repr(url)})
     return None
@@ -257,13 +280,23 @@ def parse_config(data: Mapping[str, Any], port_exists: Callable[[str], bool] = o
 
 
 def parse_text(text: str, port_exists: Callable[[str], bool] = os.path.exists) -> LoadedConfig:
-    """Validate a TOML document given as text; a syntax error gives defaults and a warning."""
+    """Validate a TOML document given as text; a syntax error (or any failure of the parser, such as
+    arrays nested too deeply) gives defaults and a warning. A leading byte-order mark is skipped."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
         problem = Notice(N_("not valid TOML ({error}); using hardware defaults"), {"error": str(error)})
         return LoadedConfig(HardwareConfig(), (keyed("config", problem),))
+    except Exception as error:  # e.g. RecursionError from arrays nested too deeply: never a crash
+        problem = Notice(N_("cannot parse the file ({error}); using hardware defaults"), {"error": parse_failure(error)})
+        return LoadedConfig(HardwareConfig(), (keyed("config", problem),))
     return parse_config(data, port_exists)
+
+
+def parse_failure(error: BaseException) -> str:
+    """What went wrong while parsing, for a warning: the exception's type and text."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def load_config(path: str | os.PathLike[str]) -> LoadedConfig:

@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 from hardware_support import hardware_msgids
 
-from hardware.config import BACKENDS, HardwareConfig, load_config, parse_text, port_problem, require_valid
+from hardware.config import (
+    BACKENDS,
+    PANEL_URL_SCHEMES,
+    HardwareConfig,
+    SerialConfig,
+    load_config,
+    parse_text,
+    port_problem,
+    require_valid,
+)
 from hardware.errors import ConfigError
 from hardware.events import Button
 from hardware.layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS, PinBinding
@@ -135,6 +144,25 @@ WRONG_VALUES: list[tuple[str, str, str, dict[str, object], str]] = [
     ("[serial]\nenabled = true\nurl = 'warp://x'", "serial.url",
      "pyserial has no {scheme} URL handler, so the serial panel is off", {"scheme": "'warp'"},
      "serial.url: pyserial has no 'warp' URL handler, so the serial panel is off"),
+    ("[serial]\nenabled = true\nurl = 'spy:///dev/ttyACM0'", "serial.url",
+     "{scheme} URLs are not for a serial panel (use a device path such as /dev/serial-panel, or {schemes}), "
+     "so the serial panel is off", {"scheme": "'spy://'", "schemes": "socket://, rfc2217://, loop://"},
+     "serial.url: 'spy://' URLs are not for a serial panel (use a device path such as /dev/serial-panel, "
+     "or socket://, rfc2217://, loop://), so the serial panel is off"),
+    ("[serial]\nenabled = true\nurl = 'hwgrep://2e8a:000a'", "serial.url",
+     "{scheme} URLs are not for a serial panel (use a device path such as /dev/serial-panel, or {schemes}), "
+     "so the serial panel is off", {"scheme": "'hwgrep://'", "schemes": "socket://, rfc2217://, loop://"},
+     "serial.url: 'hwgrep://' URLs are not for a serial panel (use a device path such as /dev/serial-panel, "
+     "or socket://, rfc2217://, loop://), so the serial panel is off"),
+    ("[serial]\nurl = 'alt:///dev/ttyACM0?class=PosixPollSerial'", "serial.url",  # refused even while off
+     "{scheme} URLs are not for a serial panel (use a device path such as /dev/serial-panel, or {schemes}), "
+     "so the serial panel is off", {"scheme": "'alt://'", "schemes": "socket://, rfc2217://, loop://"},
+     "serial.url: 'alt://' URLs are not for a serial panel (use a device path such as /dev/serial-panel, "
+     "or socket://, rfc2217://, loop://), so the serial panel is off"),
+    ("[serial]\nenabled = true\nurl = 'ttyACM0'", "serial.url",
+     "{port} is not an absolute device path (such as /dev/serial-panel), so the serial panel is off",
+     {"port": "'ttyACM0'"},
+     "serial.url: 'ttyACM0' is not an absolute device path (such as /dev/serial-panel), so the serial panel is off"),
     ("[serial]\nurl = ''", "serial.url",
      "expected {expected}, got {value}; using {default}",
      {"expected": Notice("a device path or pyserial URL"), "value": "''", "default": "None"},
@@ -281,3 +309,48 @@ def test_default_tables_match_the_documented_wiring() -> None:
             for button, pin in pins.items():
                 row = f"| {player} | {button.name.lower()} {kind} | GPIO{pin} |"
                 assert row in text, row
+
+
+@pytest.mark.parametrize("url", ["spy:///dev/ttyACM0", "spy://loop://", "hwgrep://.*", "alt:///dev/ttyACM0",
+                                 "cp2110://0001:0004:00", "ttyUSB0", "./panel"])
+def test_a_url_that_is_not_for_a_panel_turns_it_off_and_is_forgotten(url: str) -> None:
+    loaded = parse_text(f"[serial]\nenabled = true\nurl = {url!r}", port_exists=lambda path: True)
+    (warning,) = loaded.warnings
+    assert warning.key == "serial.url" and "the serial panel is off" in str(warning)
+    assert loaded.config.serial == SerialConfig(enabled=False, url=None)
+    fatal, _ = port_problem(url, lambda path: True) or (False, None)
+    assert fatal
+
+
+@pytest.mark.parametrize("url", ["/dev/serial-panel", "/dev/serial/by-id/usb-Example_Panel_0001-if00",
+                                 "/tmp/sb-panel", "socket://localhost:7000", "rfc2217://localhost:7000", "loop://"])
+def test_device_paths_and_panel_urls_are_accepted(url: str) -> None:
+    loaded = parse_text(f"[serial]\nenabled = true\nurl = {url!r}", port_exists=lambda path: True)
+    assert loaded.warnings == ()
+    assert loaded.config.serial == SerialConfig(enabled=True, url=url)
+    assert set(PANEL_URL_SCHEMES) == {"socket", "rfc2217", "loop"}
+
+
+def test_arrays_nested_hundreds_deep_give_defaults_and_a_reason(tmp_path: Path) -> None:
+    """tomllib recurses once per level: 500 levels raise RecursionError, which must not escape."""
+    text = "[buttons]\ndebounce_ms = 20\n[serial]\nurl = " + "[" * 500 + "]" * 500 + "\n"
+    loaded = parse_text(text)
+    assert loaded.config == HardwareConfig()
+    (warning,) = loaded.warnings
+    assert (warning.key, warning.line) == ("config", None)
+    assert warning.message == Notice("cannot parse the file ({error}); using hardware defaults",
+                                     {"error": "RecursionError: maximum recursion depth exceeded"})
+    path = tmp_path / "deep.toml"
+    path.write_text(text, encoding="utf-8")
+    assert load_config(path).warnings == loaded.warnings
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_text(SAMPLE, encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    loaded = load_config(path)
+    assert loaded.warnings == ()
+    assert loaded.config == parse_text(SAMPLE).config
+    assert loaded.config.backend == "mock"
+    assert parse_text("\ufeff[hardware]\nbackend = 'mock'\n").config.backend == "mock"

@@ -1,9 +1,12 @@
 """The kiosk's one TOML configuration file: display, match, kiosk behaviour and hardware.
 
-``load_config`` never raises: a broken file, an unknown key or a wrong value becomes a warning
-(a ``hardware.notices.Notice``: message id and parameters, the key and its line when it can be
-found; the same wording and message values as the hardware tables, which this reader hands to
-``hardware.config``), and the kiosk starts with the default for what is wrong.
+``load_config`` never raises: a broken file (even one the TOML parser itself fails on, such as
+arrays nested hundreds deep), an unknown key or a wrong value becomes a warning (a
+``hardware.notices.Notice``: message id and parameters, the key and its line when it can be found;
+the same wording and message values as the hardware tables, which this reader hands to
+``hardware.config``), and the kiosk starts with the default for what is wrong. A UTF-8 byte-order
+mark at the start of the file is skipped. ``RULES`` holds every scalar key's default and check
+(``kiosk.owner.write_settings`` checks the owner's changes with the same rules).
 ``python -m kiosk.config --print-default`` prints the documented default file.
 """
 
@@ -18,20 +21,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hardware.config import HardwareConfig
+from hardware.config import BOM, HardwareConfig, parse_failure
 from hardware.config import parse_config as parse_hardware
 from hardware.notices import N_, Notice, keyed
 
 ORIENTATIONS = ("table", "upright")
+LANGUAGES = ("en", "ko", "uk", "id")
 HARDWARE_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
+KIOSK_SECTIONS = ("display", "match", "kiosk", "sound")
+DEFAULT_OWNER_PIN_FILE = "/etc/spectacular-bid/owner-pin"
+"""Where the installer stores the owner PIN's salted hash (``kiosk.owner``)."""
 
 DEFAULT_CONFIG_TOML = """\
 # Spectacular Bid kiosk configuration. Every key is optional: a missing key takes the default
 # shown here; a wrong key or value is reported on screen and replaced by its default.
+# The owner's settings screen saves its keys (match, display.orientation, kiosk.language,
+# sound.volume) into this file in place: comments and other keys are kept.
 
 [display]
 size = "auto"            # "auto" (the screen's own size) or "WIDTHxHEIGHT", e.g. "800x480"
-orientation = "table"    # "table": screen lies flat, player 1's side is turned 180 degrees;
+orientation = "table"    # "table": screen lies flat, Player 2's side is turned 180 degrees;
                          # "upright": screen on a stand, nothing turned
 fullscreen = true        # the simulator (--simulator) always opens a window
 fps = 30                 # frames per second while something moves
@@ -43,11 +52,15 @@ delay_seconds = 10       # free time at each new decision
 balances = 150           # each player's starting points
 
 [kiosk]
-language = "en"          # en, ko, uk, id (once translations land)
+language = "en"          # en, ko, uk, id (each player can also choose their own)
 stall_limit_seconds = 2.0  # longer than this without taking commands while a clock runs: abort
 idle_return_seconds = 180  # back to the home screen after this long without input between matches
 admin_exit_hold_seconds = 5  # hold the top-left corner this long to leave the kiosk
 admin_exit_key = "F12"   # simulator only: hold this key as long to leave
+owner_pin_file = "/etc/spectacular-bid/owner-pin"  # the owner PIN's salted hash (set by the installer)
+
+[sound]
+volume = 60              # 0 (silent) to 100
 
 # The hardware tables ([hardware], [buttons], [leds], [serial], [keyboard]) are documented in
 # docs/hardware.md.
@@ -83,6 +96,14 @@ class KioskSettings:
     idle_return_seconds: float = 180
     admin_exit_hold_seconds: float = 5
     admin_exit_key: str = "F12"
+    owner_pin_file: str = DEFAULT_OWNER_PIN_FILE
+
+
+@dataclass(frozen=True, slots=True)
+class SoundSettings:
+    """How loud the kiosk is."""
+
+    volume: int = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +114,7 @@ class KioskConfig:
     match: MatchSettings = MatchSettings()
     kiosk: KioskSettings = KioskSettings()
     hardware: HardwareConfig = HardwareConfig()
+    sound: SoundSettings = SoundSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,18 +162,21 @@ class _Checker:
             if key not in known:
                 self.warn(key, Notice(N_("unknown key (known: {known})"), {"known": ", ".join(sorted(known))}))
 
-    def get(self, key: str, default: Any, check: Callable[[Any], Any], expected: Notice) -> Any:
+    def known(self) -> tuple[str, ...]:
+        """The keys ``RULES`` knows in this table."""
+        return tuple(name.partition(".")[2] for name in RULES if name.partition(".")[0] == self.section)
+
+    def get(self, key: str) -> Any:
+        """The value of ``key`` by its rule, or the rule's default (with a warning) when it is wrong."""
+        rule = RULES[f"{self.section}.{key}"]
         if key not in self.table:
-            return default
+            return rule.default
         value = self.table[key]
-        try:
-            result = check(value)
-        except (TypeError, ValueError):
-            result = None
+        result = rule.accept(value)
         if result is None:
             self.warn(key, Notice(N_("expected {expected}, got {value}; using {default}"),
-                                  {"expected": expected, "value": repr(value), "default": repr(default)}))
-            return default
+                                  {"expected": rule.expected, "value": repr(value), "default": repr(rule.default)}))
+            return rule.default
         return result
 
 
@@ -193,48 +218,84 @@ def _size(value: Any) -> tuple[int, int] | str | None:
     return None
 
 
+def _path(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.startswith("/") and "\0" not in value else None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One scalar key: its default, its check (the value to use, or None when wrong), what it should be."""
+
+    default: Any
+    check: Callable[[Any], Any]
+    expected: Notice
+
+    def accept(self, value: Any) -> Any:
+        """``value`` as the setting, or None when the rule refuses it."""
+        try:
+            return self.check(value)
+        except (TypeError, ValueError):
+            return None
+
+
+RULES: dict[str, Rule] = {
+    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" or "auto"'))),
+    "display.orientation": Rule("table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
+    "display.fullscreen": Rule(True, _bool, Notice(N_("true or false"))),
+    "display.fps": Rule(30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),
+    "match.handover": Rule(True, _bool, Notice(N_("true or false"))),
+    "match.bank_seconds": Rule(120, _number(1, 3600), Notice(N_("a number of seconds from 1 to 3600"))),
+    "match.delay_seconds": Rule(10, _number(0, 600), Notice(N_("a number of seconds from 0 to 600"))),
+    "match.balances": Rule(150, _whole(5, 10_000), Notice(N_("a whole number of points from 5 to 10000"))),
+    "kiosk.language": Rule("en", _choice(LANGUAGES), Notice(N_("one of en, ko, uk, id"))),
+    "kiosk.stall_limit_seconds": Rule(2.0, _number(0.5, 60), Notice(N_("a number of seconds from 0.5 to 60"))),
+    "kiosk.idle_return_seconds": Rule(180, _number(10, 86_400), Notice(N_("a number of seconds from 10"))),
+    "kiosk.admin_exit_hold_seconds": Rule(5, _number(1, 60), Notice(N_("a number of seconds from 1 to 60"))),
+    "kiosk.admin_exit_key": Rule("F12", lambda v: v if isinstance(v, str) and v else None, Notice(N_("a key name"))),
+    "kiosk.owner_pin_file": Rule(DEFAULT_OWNER_PIN_FILE, _path, Notice(N_("an absolute file path"))),
+    "sound.volume": Rule(60, _whole(0, 100), Notice(N_("a whole number from 0 to 100"))),
+}
+"""Every scalar key of the kiosk's own tables (``[display]``, ``[match]``, ``[kiosk]``, ``[sound]``)."""
+
+
+def _unusable(error: BaseException) -> LoadedKioskConfig:
+    """Defaults and the reason, when the parser or the checks fail in a way no key explains."""
+    reason = Notice(N_("the configuration file cannot be used ({error}); using defaults"), {"error": parse_failure(error)})
+    return LoadedKioskConfig(KioskConfig(), (reason,))
+
+
 def parse_config_text(text: str, port_exists: Callable[[str], bool] | None = None) -> LoadedKioskConfig:
-    """The configuration in ``text`` with a warning per problem; never raises."""
-    warnings: list[Notice] = []
+    """The configuration in ``text`` with a warning per problem; never raises (a leading BOM is skipped)."""
+    text = text.removeprefix(BOM)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         invalid = Notice(N_("the configuration file is not valid TOML ({error}); using defaults"), {"error": str(exc)})
         return LoadedKioskConfig(KioskConfig(), (invalid,))
-    known_sections = ("display", "match", "kiosk", *HARDWARE_SECTIONS)
+    except Exception as exc:  # e.g. RecursionError from arrays nested hundreds deep: never a crash loop
+        return _unusable(exc)
+    try:
+        return _checked(text, data, port_exists)
+    except Exception as exc:  # a check that fails on a value nobody foresaw: defaults, not a crash
+        return _unusable(exc)
+
+
+def _checked(text: str, data: dict[str, Any], port_exists: Callable[[str], bool] | None) -> LoadedKioskConfig:
+    """Every table of a parsed document, checked key by key."""
+    warnings: list[Notice] = []
+    known_sections = (*KIOSK_SECTIONS, *HARDWARE_SECTIONS)
     for section in data:
         if section not in known_sections:
             unknown = Notice(N_("unknown section (known: {known}); ignored"), {"known": ", ".join(known_sections)})
             warnings.append(keyed(f"[{section}]", unknown, _line_of(text, section, None)))
-
-    d = _Checker(text, "display", data.get("display", {}), warnings)
-    d.unknown(("size", "orientation", "fullscreen", "fps"))
-    size = d.get("size", "auto", _size, Notice(N_('a size like "800x480" or "auto"')))
-    display = DisplayConfig(
-        size=None if size == "auto" else size,
-        orientation=d.get("orientation", "table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
-        fullscreen=d.get("fullscreen", True, _bool, Notice(N_("true or false"))),
-        fps=d.get("fps", 30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),
-    )
-
-    m = _Checker(text, "match", data.get("match", {}), warnings)
-    m.unknown(("handover", "bank_seconds", "delay_seconds", "balances"))
-    match = MatchSettings(
-        handover=m.get("handover", True, _bool, Notice(N_("true or false"))),
-        bank_seconds=m.get("bank_seconds", 120, _number(1, 3600), Notice(N_("a number of seconds from 1 to 3600"))),
-        delay_seconds=m.get("delay_seconds", 10, _number(0, 600), Notice(N_("a number of seconds from 0 to 600"))),
-        balances=m.get("balances", 150, _whole(5, 10_000), Notice(N_("a whole number of points from 5 to 10000"))),
-    )
-
-    k = _Checker(text, "kiosk", data.get("kiosk", {}), warnings)
-    k.unknown(("language", "stall_limit_seconds", "idle_return_seconds", "admin_exit_hold_seconds", "admin_exit_key"))
-    kiosk = KioskSettings(
-        language=k.get("language", "en", _choice(("en", "ko", "uk", "id")), Notice(N_("one of en, ko, uk, id"))),
-        stall_limit_seconds=k.get("stall_limit_seconds", 2.0, _number(0.5, 60), Notice(N_("a number of seconds from 0.5 to 60"))),
-        idle_return_seconds=k.get("idle_return_seconds", 180, _number(10, 86_400), Notice(N_("a number of seconds from 10"))),
-        admin_exit_hold_seconds=k.get("admin_exit_hold_seconds", 5, _number(1, 60), Notice(N_("a number of seconds from 1 to 60"))),
-        admin_exit_key=k.get("admin_exit_key", "F12", lambda v: v if isinstance(v, str) and v else None, Notice(N_("a key name"))),
-    )
+    tables = {}
+    for section in KIOSK_SECTIONS:
+        checker = _Checker(text, section, data.get(section, {}), warnings)
+        checker.unknown(checker.known())
+        tables[section] = {key: checker.get(key) for key in checker.known()}
+    display = tables["display"]
+    if display["size"] == "auto":
+        display["size"] = None
 
     hardware_data = {name: data[name] for name in HARDWARE_SECTIONS if name in data}
     hardware_loaded = parse_hardware(hardware_data) if port_exists is None else parse_hardware(hardware_data, port_exists)
@@ -242,7 +303,9 @@ def parse_config_text(text: str, port_exists: Callable[[str], bool] | None = Non
         section, _, name = (warning.key or "").partition(".")
         line = _line_of(text, section, name.split(".")[0] or None) if section in HARDWARE_SECTIONS else None
         warnings.append(warning.with_line(line) if warning.key is not None else warning)
-    return LoadedKioskConfig(KioskConfig(display, match, kiosk, hardware_loaded.config), tuple(warnings))
+    config = KioskConfig(DisplayConfig(**display), MatchSettings(**tables["match"]), KioskSettings(**tables["kiosk"]),
+                         hardware_loaded.config, SoundSettings(**tables["sound"]))
+    return LoadedKioskConfig(config, tuple(warnings))
 
 
 def load_config(path: str | Path | None, port_exists: Callable[[str], bool] | None = None) -> LoadedKioskConfig:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from hardware.notices import Notice
-from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, load_config, parse_config_text
+from kiosk.config import DEFAULT_CONFIG_TOML, RULES, KioskConfig, load_config, parse_config_text
 
 
 def test_the_documented_default_file_is_the_default_configuration() -> None:
@@ -93,3 +93,76 @@ def test_the_check_command_reports_problems(tmp_path: Path) -> None:
     assert done.returncode == 1 and "display.orientation (line 2)" in done.stdout
     default = subprocess.run([sys.executable, "-m", "kiosk.config", "--print-default"], capture_output=True, text=True)
     assert default.returncode == 0 and default.stdout == DEFAULT_CONFIG_TOML
+
+
+DEEP = "[display]\nfps = 30\nsize = " + "[" * 500 + "]" * 500 + "\n"
+
+
+def test_arrays_nested_500_deep_give_defaults_and_a_reason_not_a_crash(tmp_path: Path) -> None:
+    """tomllib raises RecursionError on 500 nested arrays; before the fix it escaped and the service looped."""
+    loaded = parse_config_text(DEEP)
+    assert loaded.config == KioskConfig()
+    assert loaded.warnings == (Notice("the configuration file cannot be used ({error}); using defaults",
+                                      {"error": "RecursionError: maximum recursion depth exceeded"}),)
+    path = tmp_path / "deep.toml"
+    path.write_text(DEEP, encoding="utf-8")
+    assert load_config(path).warnings == loaded.warnings
+    done = subprocess.run([sys.executable, "-m", "kiosk.config", "--check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "cannot be used (RecursionError: maximum recursion depth exceeded); using defaults" in done.stdout
+
+
+def test_a_check_that_fails_unexpectedly_gives_defaults_and_a_reason() -> None:
+    def broken(path: str) -> bool:
+        raise RuntimeError("the disk fell off")
+
+    loaded = parse_config_text('[display]\norientation = "upright"\n[serial]\nenabled = true\nurl = "/dev/x"\n',
+                               port_exists=broken)
+    assert loaded.config == KioskConfig()
+    assert loaded.warnings == (Notice("the configuration file cannot be used ({error}); using defaults",
+                                      {"error": "RuntimeError: the disk fell off"}),)
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    """Notepad writes a BOM; before the fix the whole file was 'not valid TOML' and ignored."""
+    text = '[display]\norientation = "upright"\nfps = 5\n'
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    loaded = load_config(path)
+    assert loaded.config.display.orientation == "upright"
+    [fps] = loaded.warnings
+    assert (fps.key, fps.line) == ("display.fps", 3)  # the lines still count from the first
+
+
+def test_a_serial_url_that_is_not_for_a_panel_names_its_key_and_line() -> None:
+    loaded = parse_config_text('[serial]\nenabled = true\nurl = "spy:///dev/ttyACM0?file=/tmp/log"\n')
+    [spy] = loaded.warnings
+    assert (spy.key, spy.line) == ("serial.url", 3)
+    assert str(spy).startswith("serial.url (line 3): 'spy://' URLs are not for a serial panel")
+    assert loaded.config.hardware.serial.enabled is False and loaded.config.hardware.serial.url is None
+
+
+def test_sound_volume_and_the_owner_pin_file() -> None:
+    assert KioskConfig().sound.volume == 60
+    assert KioskConfig().kiosk.owner_pin_file == "/etc/spectacular-bid/owner-pin"
+    loaded = parse_config_text('[sound]\nvolume = 35\n[kiosk]\nowner_pin_file = "/srv/pin"\n')
+    assert loaded.warnings == ()
+    assert loaded.config.sound.volume == 35 and loaded.config.kiosk.owner_pin_file == "/srv/pin"
+    wrong = parse_config_text('[sound]\nvolume = 101\nloud = true\n[kiosk]\nowner_pin_file = "pin"\n')
+    assert {(w.key, w.line) for w in wrong.warnings} == {("sound.volume", 2), ("sound.loud", 3),
+                                                         ("kiosk.owner_pin_file", 5)}
+    assert wrong.config == KioskConfig()
+
+
+def test_the_default_file_documents_every_key_and_says_who_is_turned() -> None:
+    for name in RULES:
+        section, _, key = name.partition(".")
+        assert f"[{section}]" in DEFAULT_CONFIG_TOML and f"\n{key} = " in DEFAULT_CONFIG_TOML, name
+    assert "Player 2's side is turned 180 degrees" in DEFAULT_CONFIG_TOML
+    assert "player 1's side" not in DEFAULT_CONFIG_TOML.lower()
+    assert "once translations land" not in DEFAULT_CONFIG_TOML
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in RULES:
+        assert f"`{name}`" in readme, f"README's configuration table lacks {name}"

@@ -349,15 +349,25 @@ PHASES = {"ready": N_("ready"), "auction": N_("auction"), "play": N_("play"), "h
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
                "aborted": N_("aborted")}
 """The engine's end reasons as a refusal names them ("The match is over ({reason}).")."""
+POINT_NAMES = {"low": N_("the low end of [{tile}]"), "high": N_("the high end of [{tile}]"),
+               "lineA": N_("a line end of [{tile}]"), "lineB": N_("a line end of [{tile}]"),
+               "branchA": N_("a side of the spinner [{tile}]"), "branchB": N_("a side of the spinner [{tile}]")}
+"""The engine's connection points (a tile and a slot, ``3|4 low``) as a refusal names them, in the help's
+words ("[2|5] does not match the 4 at the high end of [3|4]."). Used only as that ``{point}``: a
+translation may carry the case and preposition its refusal needs (docs/i18n.md)."""
 
 
 def refusal_text(refusal: EngineError) -> Text:
     """The engine's refusal as a ``Text`` every kiosk language can show: its template (a message id
-    of the catalogs) and parameters, with phase and end-reason values as translated words."""
+    of the catalogs) and parameters, with phase and end-reason values and connection points as
+    translated words."""
     found = as_text(refusal)
     params = dict(found.params)
     for key, names in (("phase", PHASES), ("reason", END_REASONS)):
         value = getattr(params.get(key), "value", params.get(key))
         if isinstance(value, str) and value in names:
             params[key] = Text(names[value])
+    for key, value in params.items():
+        if isinstance(value, Point):
+            params[key] = Text(POINT_NAMES[value.slot.value], {"tile": value.tile})
     return Text(found.msgid, params, found.plural, found.n)

@@ -54,7 +54,7 @@ def test_ukrainian_has_three_plural_forms_korean_and_indonesian_one() -> None:
     assert forms[1].endswith("1 бал") and forms[21].endswith("21 бал")
     assert forms[2].endswith("2 бали") and forms[22].endswith("22 бали")
     assert forms[5].endswith("5 балів") and forms[11].endswith("11 балів") and forms[25].endswith("25 балів")
-    assert ko.n_("{n} pip left in hand", "{n} pips left in hand", 1) == "남은 타일 눈 합계 1"
+    assert ko.n_("{n} pip left in hand", "{n} pips left in hand", 1) == "보유 눈값 합계 1"
     assert id_.n_("{n} pip left in hand", "{n} pips left in hand", 7) == "sisa 7 titik di tangan"
     en = i18n.translator("en")
     assert en.n_("{n} pip left in hand", "{n} pips left in hand", 1) == "1 pip left in hand"
@@ -67,8 +67,8 @@ def test_ukrainian_has_three_plural_forms_korean_and_indonesian_one() -> None:
 def test_deferred_texts_are_english_strings_that_translate_later() -> None:
     message = i18n.T("Player {number} cannot play and passes", number=2)
     assert message == "Player 2 cannot play and passes" and isinstance(message, str)
-    assert i18n.translator("ko")(message) == "플레이어 2은(는) 놓을 타일이 없어 넘깁니다"
-    assert i18n.translator("uk")(message) == "Гравець 2 не має ходу й пропускає"
+    assert i18n.translator("ko")(message) == "플레이어 2은(는) 놓을 타일이 없어 차례를 넘깁니다"
+    assert i18n.translator("uk")(message) == "Гравець 2 не може зіграти й пропускає хід"
     score = i18n.TN("Player {number} scores {n}", "Player {number} scores {n}", 15, number=1)
     assert score == "Player 1 scores 15" and i18n.translator("uk")(score) == "Гравець 1 отримує 15 балів"
     assert i18n.translator("id")("plain text") == "plain text"

@@ -1,4 +1,11 @@
-"""``python -m kiosk``: the table kiosk (fullscreen); ``--simulator`` runs it in a window."""
+"""``python -m kiosk``: the table kiosk (fullscreen); ``--simulator`` runs it in a window.
+
+Every start is recorded in the state directory (``kiosk.startguard``): when the kiosk failed to
+start ``SAFE_AFTER`` (3) times within a minute, this start is in safe mode — the default
+configuration, no journal, and a banner saying why and what to do — instead of failing again.
+An exception on the way out is recorded as the last error and raised again (so systemd sees the
+failure); a clean exit (admin exit, SIGTERM, closing the simulator's window) clears the record.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +14,15 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kiosk.config import load_config
+from kiosk.config import KioskConfig, load_config
 from kiosk.i18n import T
 from kiosk.sdnotify import Notifier
+from kiosk.startguard import START_FILE, StartDecision, StartGuard
 from kiosk.store.errors import KioskStoreError
-from kiosk.store.journal import Journal, journal_path
+from kiosk.store.journal import Journal, journal_path, state_dir
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -29,30 +38,75 @@ def boot_id() -> str:
         return ""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the command line and run the kiosk."""
-    parser = argparse.ArgumentParser(prog="python -m kiosk", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m kiosk``."""
+    parser = argparse.ArgumentParser(prog="python -m kiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--simulator", action="store_true", help="run in a window with keyboard and mouse")
     parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window or screen size, e.g. 800x480")
     parser.add_argument("--orientation", choices=("table", "upright"), help="override the configuration")
     parser.add_argument("--journal", metavar="FILE", help="the match journal (default: the state directory)")
-    parser.add_argument("--no-journal", action="store_true", help="keep nothing on disk")
-    args = parser.parse_args(argv)
-    loaded = load_config(args.config)
-    config = loaded.config
-    if args.orientation:
-        from dataclasses import replace
+    parser.add_argument("--no-journal", action="store_true", help="keep no match journal")
+    return parser
 
-        config = replace(config, display=replace(config.display, orientation=args.orientation))
-    for warning in loaded.warnings:
-        print(f"configuration: {warning}", file=sys.stderr)
+
+@dataclass(frozen=True, slots=True)
+class StartPlan:
+    """What this start runs with: the configuration, the banner's warnings, whether to keep a journal."""
+
+    config: KioskConfig
+    warnings: tuple[object, ...]
+    journal: bool
+    safe_mode: bool = False
+
+
+def plan_start(args: argparse.Namespace, decision: StartDecision) -> StartPlan:
+    """The configuration and journal for this start: the configured ones, or in safe mode the
+    defaults, no journal and the reason (command-line overrides apply in both)."""
+    if decision.safe_mode:
+        plan = StartPlan(KioskConfig(), (decision.warning,), journal=False, safe_mode=True)
+    else:
+        loaded = load_config(args.config)
+        plan = StartPlan(loaded.config, loaded.warnings, journal=not args.no_journal)
+    if args.orientation:
+        config = plan.config
+        plan = replace(plan, config=replace(config, display=replace(config.display, orientation=args.orientation)))
+    return plan
+
+
+def _ended_cleanly(exc: BaseException) -> bool:
+    """Whether leaving by ``exc`` is an ordinary exit (Ctrl-C, ``sys.exit(0)``), not a failure."""
+    return isinstance(exc, KeyboardInterrupt) or (isinstance(exc, SystemExit) and exc.code in (0, None))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, record the start, and run the kiosk (in safe mode after a crash loop)."""
+    args = build_parser().parse_args(argv)
+    guard = StartGuard(state_dir(args.simulator) / START_FILE, boot=boot_id())
+    decision = guard.begin()
+    try:
+        status = run(args, decision)
+    except BaseException as exc:
+        if _ended_cleanly(exc):
+            guard.finished()
+        else:
+            guard.failed(exc)
+        raise
+    guard.finished()
+    return status
+
+
+def run(args: argparse.Namespace, decision: StartDecision) -> int:
+    """Read the configuration, open the journal and run the app until it leaves; its exit status."""
+    plan = plan_start(args, decision)
+    for warning in plan.warnings:
+        print(f"{'safe mode' if plan.safe_mode else 'configuration'}: {warning}", file=sys.stderr)
     if args.simulator:
         os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "centered")
     notifier = Notifier.from_environment(unset=True)
-    warnings: tuple[object, ...] = loaded.warnings
+    warnings = plan.warnings
     journal = None
-    if not args.no_journal:
+    if plan.journal:
         path = Path(args.journal) if args.journal else journal_path(args.simulator)
         try:
             journal = Journal.open(path)
@@ -60,12 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KioskStoreError as exc:
             warnings = (*warnings, T("matches are not being saved: {reason}", reason=exc.text))
             print(f"journal: {exc}", file=sys.stderr)
-    from kiosk.app import App  # imports pygame: after the configuration is read
-
-    app = App(config, warnings=warnings, simulator=args.simulator, size=args.size,
-              notifier=notifier, boot_id=boot_id(), journal=journal)
-    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
     try:
+        from kiosk.app import App  # imports pygame: after the configuration is read
+
+        app = App(plan.config, warnings=warnings, simulator=args.simulator, size=args.size,
+                  notifier=notifier, boot_id=boot_id(), journal=journal)
+        signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
         return app.run()
     finally:
         if journal is not None:

@@ -10,9 +10,12 @@ and an empty executable at the ExecStart path, and verifies with
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import sys
+import venv
 from pathlib import Path
 
 import pytest
@@ -124,7 +127,7 @@ def test_unit_is_a_watched_notify_service_that_never_gives_up() -> None:
 
 def test_unit_runs_the_installed_kiosk_as_kiosk_with_its_groups() -> None:
     d = _directives(UNIT)
-    assert d["ExecStart"] == ["/opt/spectacular-bid/venv/bin/python -m kiosk --config /etc/spectacular-bid/config.toml"]
+    assert d["ExecStart"] == ["/opt/spectacular-bid/venv/bin/python -P -s -m kiosk --config /etc/spectacular-bid/config.toml"]
     assert d["User"] == ["kiosk"]
     assert set(" ".join(d["SupplementaryGroups"]).split()) == {"gpio", "dialout", "video", "render", "input"}
     assert d["StateDirectory"] == ["spectacular-bid"]
@@ -173,3 +176,67 @@ def test_udevadm_verify_accepts_the_rule() -> None:
     style = ["--no-style"] if "--no-style" in probe.stdout else []
     result = subprocess.run([tool, "verify", *style, str(UDEV_RULE)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _python_flags() -> list[str]:
+    """The interpreter options of ExecStart (between the program and ``-m``)."""
+    words = _directives(UNIT)["ExecStart"][0].split()
+    return words[1:words.index("-m")]
+
+
+def test_the_kiosk_runs_from_root_with_no_writable_directory_on_its_import_path() -> None:
+    d = _directives(UNIT)
+    assert d["WorkingDirectory"] == ["/"], "the state directory is writable by the kiosk: not the working directory"
+    assert "-P" in _python_flags() and "-s" in _python_flags()
+    env = dict(v.split("=", 1) for v in d["Environment"])
+    assert env["PYTHONSAFEPATH"] == "1" and env["PYTHONNOUSERSITE"] == "1"
+    assert env["PYTHONFAULTHANDLER"] == "1" and "-I" not in _python_flags()  # -I would drop these variables
+    assert env["HOME"] == "%S/spectacular-bid"
+
+
+def test_the_configuration_directory_is_writable_for_the_owners_settings() -> None:
+    d = _directives(UNIT)
+    assert d["ReadWritePaths"] == ["/etc/spectacular-bid"]
+    assert d["ConfigurationDirectoryMode"] == ["1775"]  # what install.sh makes: no warning at each start
+
+
+def _planted_module(folder: Path) -> Path:
+    """A tomllib.py in ``folder`` that leaves a mark when imported; the mark's path."""
+    mark = folder / "INJECTED"
+    (folder / "tomllib.py").write_text(f"open({str(mark)!r}, 'w').close()\nraise SystemExit(99)\n")
+    return mark
+
+
+def test_a_tomllib_py_in_the_working_directory_is_not_imported(tmp_path: Path) -> None:
+    """The kiosk user can write its state directory; with the unit's flags nothing there is imported."""
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\norientation = "upright"\n')
+    mark = _planted_module(tmp_path)
+    command = [sys.executable, *_python_flags(), "-m", "kiosk.config", "--check", str(config)]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "configuration is fine" in done.stdout, done.stdout + done.stderr
+    assert not mark.exists()
+    # the same command without -P imports the planted module: the test above is not vacuous
+    unsafe = [sys.executable, "-m", "kiosk.config", "--check", str(config)]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    assert subprocess.run(unsafe, cwd=tmp_path, capture_output=True, env=env, timeout=60).returncode == 99
+    assert mark.exists()
+
+
+def test_a_pth_file_in_the_kiosk_users_home_is_not_run(tmp_path: Path) -> None:
+    """install.sh makes the venv with --system-site-packages, which keeps ~/.local's site-packages on:
+    HOME is the (writable) state directory, so a .pth file there would run at every start without -s."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(env_dir)
+    home = tmp_path / "home"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    user_site = home / ".local" / "lib" / version / "site-packages"
+    user_site.mkdir(parents=True)
+    mark = tmp_path / "PTH-RAN"
+    (user_site / "planted.pth").write_text(f"import os; open({str(mark)!r}, 'w').close()\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"HOME": str(home)}
+    python = str(env_dir / "bin" / "python")
+    subprocess.run([python, *_python_flags(), "-c", "pass"], env=env, cwd=tmp_path, check=True, timeout=60)
+    assert not mark.exists()
+    subprocess.run([python, "-c", "pass"], env=env, cwd=tmp_path, check=True, timeout=60)
+    assert mark.exists(), "without -s the planted .pth runs: the test above is not vacuous"

@@ -172,7 +172,7 @@ def test_the_glossary_check_finds_the_words_the_review_found(tmp_path: Path) -> 
     """The check can fail: a copy of the catalogs with the words of before the review."""
     locale = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, locale)
-    old = {
+    old: dict[str, dict[str | tuple[str, int], str]] = {
         "ko": {"Decline": "포기", "Boneyard {n}": "남은 타일 {n}"},
         "uk": {"Domino! Player {number} went out": "Доміно! Гравець {number} зробив доміно",
                ("{n} pip left in hand", 0): "на руках {n} очко"},
@@ -183,7 +183,7 @@ def test_the_glossary_check_finds_the_words_the_review_found(tmp_path: Path) -> 
         for key, value in changes.items():
             if isinstance(key, tuple):
                 message = catalog[key[0]]
-                forms = list(message.string)
+                forms = [str(f) for f in message.string or ()]
                 forms[key[1]] = value
                 message.string = tuple(forms)
             else:

@@ -3,11 +3,14 @@
 # Raspberry Pi OS Bookworm (Python 3.11) or Trixie (Python 3.13).
 #
 #   sudo systemd/install.sh                 install or update, then start the kiosk
+#   sudo systemd/install.sh --pin 4821      ... and set the owner PIN (4-8 digits); without
+#                                           --pin it is asked for (a terminal) or generated
+#                                           and printed once, unless one is already set
 #   sudo systemd/install.sh --uninstall     remove what the installer put in place
 #   systemd/install.sh --dry-run            print every action, change nothing
 #   systemd/install.sh --root DIR           act inside DIR instead of / (tests): apt, users,
-#                                           the venv, modprobe, udevadm and systemctl are
-#                                           printed as "skip (--root)", never run
+#                                           the venv, chown, modprobe, udevadm and systemctl
+#                                           are printed as "skip (--root)", never run
 #
 # Idempotent: a second run finds everything in place and reports "no changes".
 # See docs/install.md.
@@ -20,7 +23,10 @@ readonly KIOSK_GROUPS=(gpio dialout video render input)
 readonly APP_DIR=/opt/$APP
 readonly VENV_DIR=$APP_DIR/venv
 readonly STAMP_FILE=$APP_DIR/installed-source.sha256
-readonly CONFIG_FILE=/etc/$APP/config.toml
+readonly CONFIG_DIR=/etc/$APP
+readonly CONFIG_FILE=$CONFIG_DIR/config.toml
+# The owner PIN's salted hash (python -m kiosk.owner): readable by root and the kiosk group only.
+readonly PIN_FILE=$CONFIG_DIR/owner-pin
 readonly STATE_DIR=/var/lib/$APP
 readonly CACHE_DIR=/var/cache/$APP
 readonly UNIT_FILE=/etc/systemd/system/$APP.service
@@ -43,12 +49,14 @@ DRY_RUN=0
 UNINSTALL=0
 PURGE=0
 ROOT=
+PIN=
+PIN_GIVEN=0
 CHANGES=0
 TMP_DIR=
 
 usage() {
-    sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-    printf '%s\n' "Options: --dry-run, --uninstall [--purge: also the config, state, cache and user]," \
+    sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    printf '%s\n' "Options: --pin PIN, --dry-run, --uninstall [--purge: also the config, state, cache and user]," \
         "--root DIR, -h/--help"
 }
 
@@ -145,7 +153,7 @@ source_tar() {
 default_config() {
     local out=$1 py
     py=$(target "$VENV_DIR/bin/python")
-    if [[ -x $py ]] && (cd / && "$py" -m kiosk.config --print-default) >"$out" 2>/dev/null && [[ -s $out ]]; then
+    if [[ -x $py ]] && (cd / && "$py" -P -s -m kiosk.config --print-default) >"$out" 2>/dev/null && [[ -s $out ]]; then
         return 0
     fi
     python3 - "$SRC/kiosk/config.py" >"$out" <<'PY' || die "cannot get the default configuration from kiosk/config.py"
@@ -273,10 +281,103 @@ install_config() {
     step "configuration $CONFIG_FILE"
     if [[ -e $(target "$CONFIG_FILE") ]]; then
         note "kept the existing file (python -m kiosk.config --check $CONFIG_FILE reports problems)"
-        return
+    else
+        default_config "$TMP_DIR/config.toml"
+        change install -D -m 644 "$TMP_DIR/config.toml" "$(target "$CONFIG_FILE")"
     fi
-    default_config "$TMP_DIR/config.toml"
-    change install -D -m 644 "$TMP_DIR/config.toml" "$(target "$CONFIG_FILE")"
+    # The owner's settings screen saves config.toml (a temporary file beside it, then a rename):
+    # the folder is group-writable for kiosk, sticky so that only root can replace owner-pin,
+    # and the kiosk owns config.toml. The content of an existing file is never touched.
+    set_mode 1775 "$CONFIG_DIR"
+    set_owner root "$KIOSK_USER" "$CONFIG_DIR"
+    set_owner "$KIOSK_USER" "$KIOSK_USER" "$CONFIG_FILE"
+}
+
+# chmod MODE PATH (a path on the target) unless it already has that mode.
+set_mode() {
+    local mode=$1 path
+    path=$(target "$2")
+    if [[ ! -e $path ]] || [[ $(stat -c %a "$path") != "$mode" ]]; then
+        change chmod "$mode" "$path"
+    fi
+}
+
+# chown USER:GROUP PATH (a path on the target) unless it already has them; only printed under --root.
+set_owner() {
+    local owner=$1:$2 path
+    path=$(target "$3")
+    if [[ -z $ROOT && -e $path ]] && [[ $(stat -c %U:%G "$path") == "$owner" ]]; then
+        return 0
+    fi
+    system chown "$owner" "$path"
+}
+
+# python -m kiosk.owner from this source tree with the system's python3 (stdlib only; the
+# working directory and ~/.local stay off sys.path).
+owner_tool() {
+    PYTHONPATH=$SRC python3 -P -s -m kiosk.owner "$@"
+}
+
+valid_pin() { [[ $1 =~ ^[0-9]{4,8}$ ]]; }
+
+# Ask for a new PIN twice on the terminal (not echoed); prints it.
+prompt_pin() {
+    local first second try
+    for try in 1 2 3; do
+        read -rs -p "Owner PIN for the kiosk's settings and exit (4-8 digits): " first </dev/tty
+        printf '\n' >/dev/tty
+        if ! valid_pin "$first"; then
+            printf '%s\n' "a PIN is 4 to 8 digits (0-9); try again" >/dev/tty
+            continue
+        fi
+        read -rs -p "The same PIN again: " second </dev/tty
+        printf '\n' >/dev/tty
+        if [[ $first == "$second" ]]; then
+            printf '%s' "$first"
+            return 0
+        fi
+        printf '%s\n' "the two PINs differ; try again ($try of 3)" >/dev/tty
+    done
+    die "no owner PIN set (run it again, or pass --pin PIN)"
+}
+
+install_owner_pin() {
+    step "owner PIN $PIN_FILE"
+    local dest how='' pin=''
+    dest=$(target "$PIN_FILE")
+    if [[ -n $PIN ]] && [[ -f $dest ]] && printf '%s\n' "$PIN" | owner_tool check "$dest" >/dev/null 2>&1; then
+        note "unchanged: $PIN_FILE already holds that PIN"
+    elif [[ -z $PIN && -f $dest ]]; then
+        note "kept the existing owner PIN (--pin PIN sets a new one)"
+    else
+        if [[ -n $PIN ]]; then
+            how="from --pin"
+            pin=$PIN
+        elif [[ -t 0 ]] && ((!DRY_RUN)); then
+            how="as typed"
+            pin=$(prompt_pin)
+        else
+            how="generated"
+            if ((!DRY_RUN)); then
+                pin=$(owner_tool generate) || die "cannot generate an owner PIN"
+            fi
+        fi
+        note "the owner PIN ($how) is stored as a salted hash, never in clear"
+        if ((DRY_RUN)); then
+            : >"$TMP_DIR/owner-pin"
+        else
+            printf '%s\n' "$pin" | owner_tool hash >"$TMP_DIR/owner-pin" || die "cannot hash the owner PIN"
+        fi
+        change install -D -m 640 "$TMP_DIR/owner-pin" "$dest"
+    fi
+    if [[ -e $dest ]]; then
+        set_mode 640 "$PIN_FILE"
+    fi
+    set_owner root "$KIOSK_USER" "$PIN_FILE"
+    if [[ $how == generated ]] && ((!DRY_RUN)); then
+        note "owner PIN: $pin (generated: write it down now, it is not shown again;"
+        note "           sudo systemd/install.sh --pin NNNN sets another)"
+    fi
 }
 
 install_system_files() {
@@ -323,6 +424,7 @@ do_install() {
     install_user
     install_venv
     install_config
+    install_owner_pin
     install_system_files
     start_service
 }
@@ -359,6 +461,7 @@ do_uninstall() {
             note "kept $CONFIG_FILE: it was edited (--purge removes it)"
         fi
     fi
+    remove_path "$PIN_FILE"
     remove_dir_if_empty "/etc/$APP"
     if ((PURGE)); then
         step "state, cache and user $KIOSK_USER (--purge)"
@@ -385,6 +488,16 @@ main() {
                 shift
                 ;;
             --root=*) ROOT=${1#--root=} ;;
+            --pin)
+                (($# >= 2)) || die "--pin needs a PIN (4 to 8 digits)"
+                PIN=$2
+                PIN_GIVEN=1
+                shift
+                ;;
+            --pin=*)
+                PIN=${1#--pin=}
+                PIN_GIVEN=1
+                ;;
             -h | --help)
                 usage
                 return 0
@@ -396,6 +509,12 @@ main() {
     if ((PURGE && !UNINSTALL)); then
         die "--purge only goes with --uninstall"
     fi
+    if ((PIN_GIVEN && UNINSTALL)); then
+        die "--pin does not go with --uninstall"
+    fi
+    if ((PIN_GIVEN)) && ! valid_pin "$PIN"; then
+        die "--pin: a PIN is 4 to 8 digits (0-9)"
+    fi
     if [[ -n $ROOT ]]; then
         [[ -d $ROOT ]] || die "--root $ROOT is not a directory"
         ROOT=$(cd "$ROOT" && pwd)
@@ -404,7 +523,7 @@ main() {
         fi
     fi
     if [[ -z $ROOT ]] && ((!DRY_RUN)) && ((EUID != 0)); then
-        die "run it as root: sudo $0 $*"
+        die "run it as root: sudo $0 (with the same options)"
     fi
     TMP_DIR=$(mktemp -d)
     trap cleanup EXIT

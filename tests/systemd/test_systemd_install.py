@@ -1,4 +1,4 @@
-"""systemd/install.sh: shellcheck, --dry-run, --root idempotency and --uninstall.
+"""systemd/install.sh: shellcheck, --dry-run, --root idempotency, the owner PIN and --uninstall.
 
 Everything runs against a temporary root directory (``--root``), where the
 installer writes its files but only prints the commands that would touch the
@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pty
+import re
+import select
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,8 +23,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
 CONFIG = "etc/spectacular-bid/config.toml"
+PIN_FILE = "etc/spectacular-bid/owner-pin"
 INSTALLED = {
     CONFIG,
+    PIN_FILE,
     "etc/systemd/system/spectacular-bid.service",
     "etc/udev/rules.d/99-spectacular-bid-panel.rules",
     "etc/modules-load.d/spectacular-bid.conf",
@@ -31,7 +37,8 @@ def _run(*args: str | os.PathLike[str], check: bool = True) -> subprocess.Comple
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash is not installed")
-    result = subprocess.run([bash, str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([bash, str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120,
+                            stdin=subprocess.DEVNULL)  # not a terminal: never a PIN prompt
     if check:
         assert result.returncode == 0, result.stdout + result.stderr
     return result
@@ -98,10 +105,17 @@ def test_dry_run_lists_every_action_and_changes_nothing(tmp_path: Path) -> None:
         "skip (--root): udevadm control --reload",
         "skip (--root): systemctl daemon-reload",
         "skip (--root): systemctl enable --now spectacular-bid.service",
-        "4 change(s) would be made",
+        f"would run: chmod 1775 {tmp_path}/etc/spectacular-bid",
+        f"skip (--root): chown root:kiosk {tmp_path}/etc/spectacular-bid",
+        f"skip (--root): chown kiosk:kiosk {tmp_path}/{CONFIG}",
+        "the owner PIN (generated) is stored as a salted hash, never in clear",
+        f"/owner-pin {tmp_path}/{PIN_FILE}",
+        f"skip (--root): chown root:kiosk {tmp_path}/{PIN_FILE}",
+        "6 change(s) would be made",
     ):
         assert expected in out, f"missing {expected!r} in:\n{out}"
     assert not any(line.startswith("+ ") for line in out.splitlines())
+    assert "owner PIN:" not in out  # a dry run makes no PIN
 
 
 def test_dry_run_on_the_live_system_only_prints(tmp_path: Path) -> None:
@@ -114,7 +128,7 @@ def test_dry_run_on_the_live_system_only_prints(tmp_path: Path) -> None:
 
 def test_install_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
     first = _run("--root", tmp_path).stdout
-    assert "4 change(s) made" in first
+    assert "6 change(s) made" in first
     assert _files(tmp_path) == INSTALLED
     before = _tree(tmp_path)
     second = _run("--root", tmp_path).stdout
@@ -129,8 +143,10 @@ def test_installed_files_are_the_shipped_ones(tmp_path: Path) -> None:
     assert (tmp_path / "etc/systemd/system/spectacular-bid.service").read_bytes() == (shipped / "spectacular-bid.service").read_bytes()
     assert (tmp_path / "etc/udev/rules.d/99-spectacular-bid-panel.rules").read_bytes() == (shipped / "99-spectacular-bid-panel.rules").read_bytes()
     assert (tmp_path / "etc/modules-load.d/spectacular-bid.conf").read_bytes() == (shipped / "modules-load.conf").read_bytes()
-    for rel in INSTALLED:
+    for rel in INSTALLED - {PIN_FILE}:
         assert (tmp_path / rel).stat().st_mode & 0o777 == 0o644, rel
+    assert (tmp_path / PIN_FILE).stat().st_mode & 0o7777 == 0o640
+    assert (tmp_path / "etc/spectacular-bid").stat().st_mode & 0o7777 == 0o1775
 
 
 def test_default_config_is_what_the_kiosk_prints(tmp_path: Path) -> None:
@@ -205,3 +221,95 @@ def test_uninstall_dry_run_changes_nothing(tmp_path: Path) -> None:
     out = _run("--uninstall", "--dry-run", "--root", tmp_path).stdout
     assert f"would run: rm -rf -- {tmp_path}/etc/systemd/system/spectacular-bid.service" in out
     assert _tree(tmp_path) == before
+
+
+# -- the owner PIN --------------------------------------------------------------------------------
+
+PIN_LINE = re.compile(r"pbkdf2_sha256\$200000\$[0-9a-f]{32}\$[0-9a-f]{64}\n")
+
+
+def _pin_is(root: Path, pin: str) -> bool:
+    done = subprocess.run([sys.executable, "-P", "-m", "kiosk.owner", "check", str(root / PIN_FILE)],
+                          input=pin + "\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode == 0
+
+
+def test_without_a_terminal_or_pin_a_random_pin_is_made_and_shown_once(tmp_path: Path) -> None:
+    first = _run("--root", tmp_path).stdout
+    [pin] = re.findall(r"owner PIN: ([0-9]{6}) \(generated: write it down now", first)
+    assert PIN_LINE.fullmatch((tmp_path / PIN_FILE).read_text())
+    assert _pin_is(tmp_path, pin) and not _pin_is(tmp_path, "000000" if pin != "000000" else "111111")
+    second = _run("--root", tmp_path).stdout
+    assert "kept the existing owner PIN (--pin PIN sets a new one)" in second and "owner PIN:" not in second
+    assert _pin_is(tmp_path, pin)
+
+
+def test_pin_sets_the_pin_never_prints_it_and_is_idempotent(tmp_path: Path) -> None:
+    dry = _run("--dry-run", "--root", tmp_path, "--pin", "48213").stdout
+    assert "48213" not in dry and "the owner PIN (from --pin) is stored as a salted hash" in dry
+    assert list(tmp_path.iterdir()) == []
+    out = _run("--root", tmp_path, "--pin", "48213").stdout
+    assert "48213" not in out and "owner PIN:" not in out
+    assert _pin_is(tmp_path, "48213")
+    before = _tree(tmp_path)
+    again = _run("--root", tmp_path, "--pin", "48213").stdout
+    assert "unchanged: /etc/spectacular-bid/owner-pin already holds that PIN" in again
+    assert "no changes: everything was already in place" in again and _tree(tmp_path) == before
+    other = _run("--root", tmp_path, "--pin=7777").stdout
+    assert "1 change(s) made" in other and "7777" not in other
+    assert _pin_is(tmp_path, "7777") and not _pin_is(tmp_path, "48213")
+    assert (tmp_path / PIN_FILE).stat().st_mode & 0o7777 == 0o640
+
+
+@pytest.mark.parametrize("pin", ["123", "123456789", "12a4", "", "-1234"])
+def test_a_bad_pin_is_refused_before_anything_changes(tmp_path: Path, pin: str) -> None:
+    result = _run("--root", tmp_path, f"--pin={pin}", check=False)
+    assert result.returncode != 0 and "a PIN is 4 to 8 digits (0-9)" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+    refused = _run("--uninstall", "--root", tmp_path, "--pin", "1234", check=False)
+    assert refused.returncode != 0 and "--pin does not go with --uninstall" in refused.stderr
+
+
+def test_a_pin_file_with_loose_permissions_is_put_right(tmp_path: Path) -> None:
+    _run("--root", tmp_path, "--pin", "2468")
+    (tmp_path / PIN_FILE).chmod(0o644)
+    (tmp_path / "etc/spectacular-bid").chmod(0o755)
+    out = _run("--root", tmp_path).stdout
+    assert f"+ chmod 640 {tmp_path}/{PIN_FILE}" in out and f"+ chmod 1775 {tmp_path}/etc/spectacular-bid" in out
+    assert (tmp_path / PIN_FILE).stat().st_mode & 0o7777 == 0o640 and _pin_is(tmp_path, "2468")
+
+
+def test_on_a_terminal_the_pin_is_asked_for_twice(tmp_path: Path) -> None:
+    """A refused PIN and two different ones are asked again; then the PIN typed is stored."""
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the installer on the pty
+        os.execv(bash, [bash, str(SCRIPT), "--root", str(tmp_path)])
+    prompts = [("(4-8 digits): ", "12"), ("(4-8 digits): ", "5678"), ("again: ", "5679"),
+               ("(4-8 digits): ", "5678"), ("again: ", "5678")]
+    seen, out = 0, b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        if seen < len(prompts) and out.decode(errors="replace").count(prompts[seen][0]) > sum(
+                1 for p, _ in prompts[:seen] if p == prompts[seen][0]):
+            os.write(fd, prompts[seen][1].encode() + b"\n")
+            seen += 1
+    _, status = os.waitpid(pid, 0)
+    text = out.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert seen == len(prompts), text
+    assert "a PIN is 4 to 8 digits (0-9); try again" in text and "the two PINs differ; try again" in text
+    assert "the owner PIN (as typed) is stored as a salted hash" in text
+    assert _pin_is(tmp_path, "5678")

@@ -1,11 +1,22 @@
-"""The kiosk's one SQLite file: the connection, its lock, transactions and schema migrations.
+"""The kiosk's one SQLite file: the connection, its lock, transactions, migrations, and its faults.
 
 ``Database`` is shared by everything in ``kiosk.store`` (journal, players, ratings, recorder,
 resume, audit). The file runs in WAL mode with ``synchronous=FULL`` (a commit returns once it is on
 disk) and exclusive locking (one writing process; a second kiosk gets a clear error). The one
 connection is used by the whole process behind a lock. The schema's version is SQLite's
 ``PRAGMA user_version``; each migration is a list of SQL statements or a function, run in its own
-transaction. A file that is not a usable database is moved aside and a new one started.
+transaction.
+
+Faults (docs/journal.md, "Faults"): every SQLite or OS error comes out as a store error. At
+opening, a write-ahead log with committed frames after a damaged one is repaired
+(``files.salvage_wal``), and a file that is not a usable database or fails ``PRAGMA quick_check``
+is moved aside and replaced by the newest good backup (``backup.Backups``) or a new file. Later,
+a damaged page met by any query raises ``StoreDamaged`` and sets ``damage``; ``recover()`` then
+does the same move-aside-and-restore under the same ``Database`` object, so everything holding it
+carries on. A file deleted (or replaced) while the kiosk runs is noticed at the next transaction
+and written again from the connection that still holds it. ``checkpoint()`` folds the log into the
+file and ``backup()`` writes the next rotating backup (the journal does both after each finished
+match).
 """
 
 from __future__ import annotations
@@ -21,7 +32,16 @@ from pathlib import Path
 from typing import Protocol
 
 from kiosk.i18n import T, Text
-from kiosk.store.errors import KioskStoreError, StoreCorrupt, StoreUnavailable, StoreUsageError, internal
+from kiosk.store.backup import BACKUPS_KEPT, BackupInfo, Backups, fsync_dir
+from kiosk.store.errors import (
+    KioskStoreError,
+    StoreCorrupt,
+    StoreDamaged,
+    StoreUnavailable,
+    StoreUsageError,
+    internal,
+)
+from kiosk.store.files import copy_database, file_identity, move_aside, salvage_wal
 
 Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
 """One schema step: SQL statements run in order, or a function given the connection."""
@@ -73,13 +93,27 @@ def database_of(source: Database | HasDatabase) -> Database:
 class Database:
     """An open database file. Methods are thread-safe; a transaction is on disk once it ends."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, schema: Schema, warnings: list[Text]) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, schema: Schema, warnings: list[Text], *,
+                 wall_clock: Callable[[], float] = time.time, backups: Backups | None = None,
+                 check: bool = True) -> None:
         """Use ``Database.open``."""
-        self._conn = conn
+        self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.schema = schema
         self.warnings = warnings
-        """What happened while opening (a damaged file moved aside, ...), as message values."""
+        """What happened while opening (a damaged file moved aside, a backup restored, ...)."""
+        self.notices: list[Text] = []
+        """What happened since (a deleted file written again, ...): ``take_notices()`` empties it."""
+        self.damage: str | None = None
+        """Set when a query met a damaged page (SQLite's words): ``recover()`` is due."""
+        self.generation = 0
+        """Counts the times the file under this object changed (recovered, written again)."""
+        self.wall_clock = wall_clock
+        self.backups = backups if backups is not None else Backups(path)
+        self.check = check
+        self._identity = file_identity(path)
+        self._rebuilding: tuple[str, Path] | None = None
+        """A recovery whose new file could not be made yet: (why, where the old one went)."""
         self._lock = threading.RLock()
         self._closed = False
         self._depth = 0
@@ -87,105 +121,35 @@ class Database:
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], schema: Schema, *,
-             wall_clock: Callable[[], float] = time.time) -> Database:
+    def open(cls, path: str | os.PathLike[str], schema: Schema, *, wall_clock: Callable[[], float] = time.time,
+             check: bool = True, keep_backups: int = BACKUPS_KEPT) -> Database:
         """Open (or create) the database at ``path`` and migrate it to ``schema``.
 
-        A file that is not a usable database (not SQLite, damaged, tables that are not this
-        program's) is renamed ``<name>.corrupt-<UTC time>`` (with its ``-wal`` / ``-shm``), a
-        warning is added to ``warnings`` and a new file is started. A folder that cannot be created
-        or written, or a file held by another process: ``StoreUnavailable``. A file from a newer
-        program: ``StoreCorrupt``, and the file is left untouched.
+        Before SQLite reads it, a damaged write-ahead log is repaired when it can be (a warning
+        says what was recovered or lost). A file that is not a usable database (not SQLite,
+        damaged, failing ``PRAGMA quick_check`` when ``check``, tables that are not this
+        program's) is renamed ``<name>.corrupt-<UTC time>`` (with its ``-wal`` / ``-shm``) and the
+        newest good backup is restored in its place (else a new file is started); a warning says
+        which. A folder that cannot be created or written, a full disk, or a file held by another
+        process: ``StoreUnavailable``. A file from a newer program: ``StoreCorrupt``, and the file
+        is left untouched.
         """
         target = Path(path)
+        _ensure_folder(target)
         warnings: list[Text] = []
+        backups = Backups(target, keep_backups)
+        wall = float(wall_clock())
+        salvaged = salvage_wal(target, wall, schema.required_tables)
+        if salvaged is not None:
+            warnings.append(salvaged)
+        conn, note = _open_or_start_over(target, schema, wall, backups, check)
+        if note is not None:
+            warnings.append(note)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(T(
-                "The match journal cannot be kept: the folder {folder} cannot be created ({error}). "
-                "Matches will not survive a restart.",
-                folder=str(target.parent), error=str(exc.strerror or exc))) from exc
-        if not os.access(target.parent, os.W_OK | os.X_OK):
-            raise StoreUnavailable(T(
-                "The match journal cannot be kept: the folder {folder} is read-only. Matches will not survive a restart.",
-                folder=str(target.parent)))
-        try:
-            return cls._connect(target, schema, warnings)
-        except DamagedFile as damage:
-            moved = _move_aside(target, float(wall_clock()))
-            warnings.append(T(
-                "The match journal {name} could not be read ({reason}); it was moved aside to {moved} and a new journal "
-                "was started.", name=target.name, reason=damage.reason, moved=moved.name))
-            try:
-                return cls._connect(target, schema, warnings)
-            except DamagedFile as again:
-                raise StoreCorrupt(T("A new match journal could not be started at {path}: {error}",
-                                     path=str(target), error=again.reason)) from again
-
-    @classmethod
-    def _connect(cls, path: Path, schema: Schema, warnings: list[Text]) -> Database:
-        try:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0.2)
-        except sqlite3.Error as exc:
-            raise unavailable(path, exc) from exc
-        conn.text_factory = _text
-        try:
-            conn.execute("PRAGMA locking_mode=EXCLUSIVE")
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreUnavailable(T(
-                    "The match journal {path} cannot use write-ahead logging (mode {mode}): is the folder read-only?",
-                    path=str(path), mode=repr(mode)))
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            database = cls(conn, path, schema, warnings)
-            database._migrate()
-            return database
-        except sqlite3.Error as exc:
-            conn.close()
-            if is_damage(exc):
-                raise DamagedFile(str(exc)) from exc
-            raise unavailable(path, exc) from exc
+            return cls(conn, target, schema, warnings, wall_clock=wall_clock, backups=backups, check=check)
         except BaseException:
             conn.close()
             raise
-
-    def _migrate(self) -> None:
-        conn = self._conn
-        schema = self.schema
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        tables = self._tables()
-        if version == 0 and tables:
-            adopted = schema.adopt(conn, tables) if schema.adopt is not None else None
-            if adopted is None:
-                raise DamagedFile(T("it holds tables ({tables}) but no schema version", tables=", ".join(sorted(tables))))
-            version = adopted
-        if version > schema.version:
-            raise StoreCorrupt(T(
-                "The match journal {path} was written by a newer kiosk (schema {version}, this program knows {known}); "
-                "it is left untouched.", path=str(self.path), version=version, known=schema.version))
-        for reached in range(version + 1, schema.version + 1):
-            step = schema.migrations[reached - 1]
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                if callable(step):
-                    step(conn)
-                else:
-                    for statement in step:
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {int(reached)}")
-                conn.execute("COMMIT")
-            except BaseException:
-                _rollback(conn)
-                raise
-        missing = schema.required_tables - self._tables()
-        if missing:
-            raise DamagedFile(T("tables are missing: {tables}", tables=", ".join(sorted(missing))))
-
-    def _tables(self) -> frozenset[str]:
-        rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        return frozenset(str(row[0]) for row in rows)
 
     # -- use -------------------------------------------------------------------------------
 
@@ -199,7 +163,8 @@ class Database:
     def connection(self) -> sqlite3.Connection:
         """The connection itself, for tests and tools that inspect the file (``read`` and
         ``transaction`` for everything else)."""
-        return self._conn
+        with self._locked() as conn:
+            return conn
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -212,51 +177,190 @@ class Database:
         """The connection inside ``BEGIN IMMEDIATE`` … ``COMMIT`` (on disk when the block ends).
 
         An exception rolls everything back and propagates. A transaction opened inside another
-        one (on the same thread) is part of it: the outer one commits or rolls back.
+        one (on the same thread) is part of it: the outer one commits or rolls back. Before an
+        outer transaction begins, a file deleted or replaced under the kiosk is written again.
         """
-        with self._locked() as conn:
+        with self._lock:
             if self._depth:
-                self._depth += 1
+                with self._locked() as conn:
+                    self._depth += 1
+                    try:
+                        yield conn
+                    finally:
+                        self._depth -= 1
+                return
+            if not self._closed:
+                self._check_file()
+            with self._locked() as conn:
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.Error as exc:
+                    raise self._error(exc) from exc
+                self._depth = 1
                 try:
                     yield conn
-                finally:
-                    self._depth -= 1
-                return
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise runtime_error(self.path, exc) from exc
-            self._depth = 1
-            try:
-                yield conn
-            except BaseException:
-                _rollback(conn)
-                raise
-            else:
-                try:
-                    conn.execute("COMMIT")
-                except sqlite3.Error as exc:
+                except BaseException:
                     _rollback(conn)
-                    raise runtime_error(self.path, exc) from exc
-            finally:
-                self._depth = 0
+                    raise
+                else:
+                    try:
+                        conn.execute("COMMIT")
+                    except sqlite3.Error as exc:
+                        _rollback(conn)
+                        raise self._error(exc) from exc
+                finally:
+                    self._depth = 0
 
     @contextmanager
     def _locked(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             if self._closed:
                 raise StoreUsageError(internal("the journal is closed"))
+            conn = self._conn if self._conn is not None else self._reconnect()
             try:
-                yield self._conn
+                yield conn
             except sqlite3.Error as exc:
-                raise runtime_error(self.path, exc) from exc
+                raise self._error(exc) from exc
+
+    def _error(self, exc: sqlite3.Error) -> KioskStoreError:
+        error = runtime_error(self.path, exc)
+        if isinstance(error, StoreDamaged):
+            self.damage = str(exc)
+        return error
+
+    def take_notices(self) -> list[Text]:
+        """The notices gathered since the last call (and forget them)."""
+        with self._lock:
+            notices, self.notices = self.notices, []
+            return notices
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def recover(self, reason: str | None = None) -> Text:
+        """Move the damaged file aside and go on with the newest good backup, or a new file.
+
+        The same object stays in use (everything holding it carries on with the new file).
+        Returns the message saying what happened (the same words as at opening). Raises
+        ``StoreUnavailable`` when the file cannot be moved aside (the old one is then kept) or the
+        new one cannot be written (the next call, or the next use, tries again).
+        """
+        with self._lock:
+            if self._closed:
+                raise StoreUsageError(internal("the journal is closed"))
+            if self._rebuilding is None:
+                why = reason or self.damage or "damaged"
+                old, self._conn = self._conn, None
+                try:
+                    moved = move_aside(self.path, float(self.wall_clock()))  # first: the old connection's
+                except StoreUnavailable:                                     # close cannot touch new files
+                    self._conn = old
+                    raise
+                if old is not None:
+                    with suppress(sqlite3.Error):
+                        old.close()
+                self.damage = None
+                self._rebuilding = (why, moved)
+            return self._finish_rebuild()
+
+    def _finish_rebuild(self) -> Text:
+        assert self._rebuilding is not None
+        why, moved = self._rebuilding
+        conn, restored = _rebuild(self.path, self.schema, float(self.wall_clock()), self.backups)
+        self._rebuilding = None
+        self._adopt(conn)
+        return _start_over_message(self.path, why, moved, restored)
+
+    def _adopt(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._identity = file_identity(self.path)
+        self.generation += 1
+
+    def _reconnect(self) -> sqlite3.Connection:
+        """Open the file again after a recovery or a rewrite that could not finish (no connection)."""
+        if self._rebuilding is not None:
+            self.notices.append(self._finish_rebuild())
+        else:
+            conn, note = _open_or_start_over(self.path, self.schema, float(self.wall_clock()), self.backups,
+                                             self.check)
+            if note is not None:
+                self.notices.append(note)
+            self._adopt(conn)
+        assert self._conn is not None
+        return self._conn
+
+    def _check_file(self) -> None:
+        """Write the file again from the open connection when it was deleted or replaced."""
+        if self._conn is None:
+            return
+        identity = file_identity(self.path)
+        if identity == self._identity:
+            return
+        wall = float(self.wall_clock())
+        fresh = self.path.with_name(f"{self.path.name}.rewrite")
+        name = self.path.name
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            copy_database(self._conn, fresh)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        except OSError as exc:
+            error = str(exc.strerror or exc)
+            raise StoreUnavailable(T(
+                "The match journal {path} was deleted while the kiosk was running and cannot be written again "
+                "({error}). Matches will not survive a restart.", path=str(self.path), error=error),
+                why=T("it was deleted and cannot be written again ({error})", error=error)) from exc
+        moved = None
+        if identity is not None:  # another file took its place: set it aside, its own -wal stays
+            moved = move_aside(self.path, wall, kind="replaced", sidecars=False)
+        old, self._conn = self._conn, None
+        with suppress(sqlite3.Error):
+            old.close()  # removes the old -wal by name: before the new file exists
+        try:
+            os.replace(fresh, self.path)
+            fsync_dir(self.path.parent)
+        except OSError as exc:
+            raise StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a "
+                                     "restart.", path=str(self.path), why=str(exc.strerror or exc))) from exc
+        try:
+            self._adopt(_connect(self.path, self.schema, check=False))
+        except DamagedFile as damage:
+            self.damage = str(damage.reason)
+            raise StoreDamaged(T("The match journal {path} is damaged: {error}", path=str(self.path),
+                                 error=str(damage.reason)), why=T("the journal is damaged ({error})",
+                                                                  error=str(damage.reason))) from damage
+        if moved is None:
+            self.notices.append(T("The match journal {name} was deleted while the kiosk was running; it was written "
+                                  "again from the copy the kiosk still had open, so nothing was lost.", name=name))
+        else:
+            self.notices.append(T("The match journal {name} was replaced by another file while the kiosk was running; "
+                                  "that file was moved aside to {moved} and the journal was written again from the "
+                                  "copy the kiosk still had open.", name=name, moved=moved.name))
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file and empty it (``PRAGMA wal_checkpoint(TRUNCATE)``)."""
+        with self._locked() as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+    def backup(self, wall_s: float | None = None) -> Path:
+        """Write the newest rotating backup (``<name>.backup-1``; see ``kiosk.store.backup``)."""
+        wall = float(self.wall_clock()) if wall_s is None else float(wall_s)
+        with self._locked() as conn:
+            try:
+                return self.backups.write(conn, wall)
+            except OSError as exc:
+                error = str(exc.strerror or exc)
+                raise StoreUnavailable(T("The backup of the match journal could not be written ({error}).",
+                                         error=error), why=T("the backup cannot be written ({error})", error=error)
+                                       ) from exc
 
     def close(self) -> None:
         """Close the file (a checkpoint folds the write-ahead log back into it)."""
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._conn.close()
+                if self._conn is not None:
+                    with suppress(sqlite3.Error):
+                        self._conn.close()
 
     @property
     def closed(self) -> bool:
@@ -268,6 +372,135 @@ class Database:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# -- opening ---------------------------------------------------------------------------------------
+
+
+def _ensure_folder(target: Path) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        error = str(exc.strerror or exc)
+        raise StoreUnavailable(T(
+            "The match journal cannot be kept: the folder {folder} cannot be created ({error}). "
+            "Matches will not survive a restart.", folder=str(target.parent), error=error),
+            why=T("the folder {folder} cannot be created ({error})", folder=str(target.parent), error=error)) from exc
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise StoreUnavailable(T(
+            "The match journal cannot be kept: the folder {folder} is read-only. Matches will not survive a restart.",
+            folder=str(target.parent)), why=T("the folder {folder} is read-only", folder=str(target.parent)))
+
+
+def _open_or_start_over(target: Path, schema: Schema, wall: float, backups: Backups,
+                        check: bool) -> tuple[sqlite3.Connection, Text | None]:
+    try:
+        return _connect(target, schema, check), None
+    except DamagedFile as damage:
+        moved = move_aside(target, wall)
+        conn, restored = _rebuild(target, schema, wall, backups)
+        return conn, _start_over_message(target, damage.reason, moved, restored)
+
+
+def _rebuild(target: Path, schema: Schema, wall: float, backups: Backups
+             ) -> tuple[sqlite3.Connection, BackupInfo | None]:
+    """A connection to ``target`` (moved aside already): the newest good backup, else a new file."""
+    backup = backups.newest_good(schema.required_tables)
+    if backup is not None:
+        try:
+            backups.restore(backup, target)
+        except OSError as exc:
+            error = str(exc.strerror or exc)
+            raise StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a "
+                                     "restart.", path=str(target), why=error),
+                                   why=T("its backup cannot be restored ({error})", error=error)) from exc
+        try:
+            return _connect(target, schema, check=False), backup
+        except DamagedFile:
+            move_aside(target, wall)
+    try:
+        return _connect(target, schema, check=False), None
+    except DamagedFile as again:
+        raise StoreCorrupt(T("A new match journal could not be started at {path}: {error}",
+                             path=str(target), error=again.reason)) from again
+
+
+def _start_over_message(target: Path, reason: str, moved: Path, restored: BackupInfo | None) -> Text:
+    if restored is None:
+        return T("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and a new "
+                 "journal was started.", name=target.name, reason=reason, moved=moved.name)
+    return T("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and the players, "
+             "ratings and matches were restored from the backup of {when} (players: {players}, matches: {matches}). "
+             "Anything saved after that backup is lost.", name=target.name, reason=reason, moved=moved.name,
+             when=restored.when, players=restored.players, matches=restored.matches)
+
+
+def _connect(path: Path, schema: Schema, check: bool) -> sqlite3.Connection:
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0.2)
+    except sqlite3.Error as exc:
+        raise unavailable(path, exc) from exc
+    conn.text_factory = _text
+    try:
+        conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreUnavailable(T(
+                "The match journal {path} cannot use write-ahead logging (mode {mode}): is the folder read-only?",
+                path=str(path), mode=repr(mode)), why=T("it is read-only"))
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if check:
+            found = [str(row[0]) for row in conn.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise DamagedFile(T("its integrity check failed: {detail}", detail=found[0] if found else "?"))
+        _migrate(conn, path, schema)
+        return conn
+    except sqlite3.Error as exc:
+        conn.close()
+        if is_damage(exc):
+            raise DamagedFile(str(exc)) from exc
+        raise unavailable(path, exc) from exc
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _migrate(conn: sqlite3.Connection, path: Path, schema: Schema) -> None:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = _tables(conn)
+    if version == 0 and tables:
+        adopted = schema.adopt(conn, tables) if schema.adopt is not None else None
+        if adopted is None:
+            raise DamagedFile(T("it holds tables ({tables}) but no schema version", tables=", ".join(sorted(tables))))
+        version = adopted
+    if version > schema.version:
+        raise StoreCorrupt(T(
+            "The match journal {path} was written by a newer kiosk (schema {version}, this program knows {known}); "
+            "it is left untouched.", path=str(path), version=version, known=schema.version),
+            why=T("it was written by a newer kiosk"))
+    for reached in range(version + 1, schema.version + 1):
+        step = schema.migrations[reached - 1]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if callable(step):
+                step(conn)
+            else:
+                for statement in step:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {int(reached)}")
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+    missing = schema.required_tables - _tables(conn)
+    if missing:
+        raise DamagedFile(T("tables are missing: {tables}", tables=", ".join(sorted(missing))))
+
+
+def _tables(conn: sqlite3.Connection) -> frozenset[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    return frozenset(str(row[0]) for row in rows)
 
 
 # -- errors ----------------------------------------------------------------------------------------
@@ -290,7 +523,8 @@ def runtime_error(path: Path, exc: sqlite3.Error) -> KioskStoreError:
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreUsageError(internal("The match journal refused a row: {error}", error=str(exc)))
     if is_damage(exc):
-        return StoreCorrupt(T("The match journal {path} is damaged: {error}", path=str(path), error=str(exc)))
+        return StoreDamaged(T("The match journal {path} is damaged: {error}", path=str(path), error=str(exc)),
+                            why=T("the journal is damaged ({error})", error=str(exc)))
     return unavailable(path, exc)
 
 
@@ -306,10 +540,12 @@ def unavailable(path: Path, exc: sqlite3.Error) -> StoreUnavailable:
         why = T("the disk is full")
     elif name.startswith("SQLITE_CANTOPEN"):
         why = T("the file cannot be opened (is the folder read-only?)")
+    elif name.startswith("SQLITE_IOERR"):
+        why = T("the storage reported an input/output error")
     else:
         why = str(exc)
     return StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.",
-                              path=str(path), why=why))
+                              path=str(path), why=why), why=why)
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -323,28 +559,3 @@ def _rollback(conn: sqlite3.Connection) -> None:
 def _text(raw: bytes) -> str:
     """Stored text; bytes that are not UTF-8 (a damaged page) survive as escapes and fail their checks."""
     return raw.decode("utf-8", "surrogateescape")
-
-
-def _timestamp(wall_s: float) -> str:
-    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(wall_s))
-
-
-def _move_aside(path: Path, wall_s: float) -> Path:
-    stamp = _timestamp(wall_s)
-    n = 0
-    while True:
-        target = path.with_name(f"{path.name}.corrupt-{stamp}" + (f"-{n}" if n else ""))
-        if not target.exists():
-            break
-        n += 1
-    try:
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        path.rename(target)
-    except OSError as exc:
-        raise StoreUnavailable(T(
-            "The match journal {path} is damaged and cannot be moved aside ({error}). "
-            "Matches will not survive a restart.", path=str(path), error=str(exc.strerror or exc))) from exc
-    return target

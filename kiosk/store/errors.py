@@ -6,15 +6,18 @@ owners use the catalogs' message ids (``T``); the rest (a programming error, a d
 are ``internal`` texts, shown in English.
 
 ``KioskStoreError``
-  ├─ ``StoreUnavailable`` (also ``OSError``): the file cannot be opened or written
+  ├─ ``StoreUnavailable`` (also ``OSError``): the file cannot be opened or written (full or
+  │    read-only storage, an I/O error, a folder that cannot be made, in use by another process)
   ├─ ``StoreCorrupt`` (also ``ValueError``): stored data that fails its checks, a newer schema
+  │    └─ ``StoreDamaged``: the file itself is damaged (SQLite: "database disk image is
+  │         malformed", "file is not a database"); it is to be moved aside (``Database.recover``)
   ├─ ``StoreUsageError`` (also ``ValueError``): a call that does not fit the stored data
   │    └─ ``PlayerNameError``: a player name that cannot be used
   └─ ``ResumeFailed`` (also ``ValueError``): an unfinished match that could not be restored
 
 The journal's names are the same classes: ``JournalError`` is ``KioskStoreError``,
-``JournalUnavailable`` is ``StoreUnavailable``, ``JournalCorrupt`` is ``StoreCorrupt`` and
-``JournalUsageError`` is ``StoreUsageError``.
+``JournalUnavailable`` is ``StoreUnavailable``, ``JournalCorrupt`` is ``StoreCorrupt``,
+``JournalDamaged`` is ``StoreDamaged`` and ``JournalUsageError`` is ``StoreUsageError``.
 """
 
 from __future__ import annotations
@@ -30,12 +33,19 @@ def internal(template: str, **params: Any) -> Text:
 
 
 class KioskStoreError(Exception):
-    """Anything the kiosk store cannot do. ``text``: the message value; ``str()``: its English."""
+    """Anything the kiosk store cannot do. ``text``: the message value; ``str()``: its English.
+
+    ``why``: the cause alone, as a clause ("the disk is full"), for messages that say what it
+    means (the saving banner: "Results are not being saved (the disk is full) ..."); the whole
+    ``text`` when no shorter cause was given.
+    """
 
     text: Text
+    why: Text
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, why: str | None = None) -> None:
         self.text = text if isinstance(text, Text) else internal(text)
+        self.why = self.text if why is None else (why if isinstance(why, Text) else internal(why))
         super().__init__(str(self.text))
 
     def __str__(self) -> str:
@@ -48,6 +58,10 @@ class StoreUnavailable(KioskStoreError, OSError):
 
 class StoreCorrupt(KioskStoreError, ValueError):
     """Stored data that fails its checks (a damaged file or row, a schema newer than this program)."""
+
+
+class StoreDamaged(StoreCorrupt):
+    """The database file itself is damaged (a malformed page, not a database): move it aside."""
 
 
 class StoreUsageError(KioskStoreError, ValueError):
@@ -65,4 +79,5 @@ class ResumeFailed(KioskStoreError, ValueError):
 JournalError = KioskStoreError
 JournalUnavailable = StoreUnavailable
 JournalCorrupt = StoreCorrupt
+JournalDamaged = StoreDamaged
 JournalUsageError = StoreUsageError

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from engine import MatchConfig, Outcome
-from kiosk.i18n import Text
+from kiosk.i18n import T, Text
 from kiosk.store import audit
 from kiosk.store.database import Database
 from kiosk.store.database import unavailable as _unavailable
 from kiosk.store.errors import (
     JournalCorrupt,
+    JournalDamaged,
     JournalError,
     JournalUnavailable,
     JournalUsageError,
@@ -54,6 +55,7 @@ __all__ = [
     "Entry",
     "Journal",
     "JournalCorrupt",
+    "JournalDamaged",
     "JournalError",
     "JournalUnavailable",
     "JournalUsageError",
@@ -103,11 +105,13 @@ class Journal:
         """Wall time (seconds) for rows written without an explicit ``wall_s``."""
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, wall_clock: Callable[[], float] = time.time) -> Journal:
-        """Open (or create) the journal at ``path`` (see ``Database.open``: a damaged file is moved
-        aside with a warning; ``JournalUnavailable`` when it cannot be kept; ``JournalCorrupt`` for
-        a file from a newer program)."""
-        return cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock), wall_clock=wall_clock)
+    def open(cls, path: str | os.PathLike[str], *, wall_clock: Callable[[], float] = time.time,
+             check: bool = True) -> Journal:
+        """Open (or create) the journal at ``path`` (see ``Database.open``: a damaged write-ahead
+        log is repaired, a damaged file is moved aside and its newest good backup restored, each
+        with a warning; ``JournalUnavailable`` when it cannot be kept; ``JournalCorrupt`` for a file
+        from a newer program). ``check``: run ``PRAGMA quick_check`` first."""
+        return cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
 
     @property
     def path(self) -> Path:
@@ -123,6 +127,26 @@ class Journal:
     def schema_version(self) -> int:
         """The file's schema version (``SCHEMA_VERSION`` once open)."""
         return self.database.schema_version
+
+    def take_notices(self) -> list[Text]:
+        """What happened to the file since the last call (written again after being deleted, a backup
+        that could not be written, ...), as message values; forgotten once taken."""
+        return self.database.take_notices()
+
+    def after_finish(self, wall_s: float | None = None) -> bool:
+        """After a finished match: fold the write-ahead log into the file and write the next backup.
+
+        Never raises: a failure becomes a notice (``take_notices``) and False is returned (a damaged
+        page met on the way also sets ``database.damage``). True once the backup is written.
+        """
+        try:
+            self.database.checkpoint()
+            self.database.backup(self._wall(wall_s))
+        except JournalError as exc:
+            self.database.notices.append(T("The backup of the match journal could not be written ({why}); the "
+                                           "journal itself is saved.", why=exc.why))
+            return False
+        return True
 
     def close(self) -> None:
         """Close the file."""

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text
 from kiosk.i18n import N_, T, Text
-from kiosk.store.errors import ResumeFailed
+from kiosk.store.errors import ResumeFailed, StoreUnavailable, StoreUsageError
 from kiosk.store.journal import Journal
+from kiosk.store.players import Players
 from kiosk.store.recorder import MatchRecorder, RecordingMatch, _t_ms
-from kiosk.store.records import ResumePoint
+from kiosk.store.records import Entry, ResumePoint
 
 
 @dataclass
@@ -41,6 +42,9 @@ class Resumed:
     """From the last recorded command to ``now_ns`` in the same boot (None: not measurable)."""
     dropped: tuple[int, ...] = field(default=())
     """Damaged rows after ``seq`` that were set aside."""
+    saved: bool = True
+    """False when the restart row could not be written (the disk refused): it is pending in
+    ``recorder`` and the next ``sync`` writes it."""
 
     @property
     def aborted(self) -> bool:
@@ -61,7 +65,10 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
 
     Damaged rows after the last good one are moved to ``discarded_entries`` first. Raises
     ``ResumeFailed`` (after closing the match as aborted in the journal) when the saved state
-    cannot be restored at all, e.g. a snapshot from an incompatible engine version.
+    cannot be restored at all, e.g. a snapshot from an incompatible engine version; other store
+    errors as the journal raises them (``JournalDamaged`` for a damaged page). The recorder holds
+    every row of the match read back, so the match can be written whole into another file later.
+    A restart row the disk refuses stays pending (``Resumed.saved`` False).
     """
     point = journal.unfinished()
     if point is None:
@@ -89,22 +96,56 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     same_base = old_boot == boot_id and now_ns >= max(last_ns or 0, started or 0)
     down_ns = now_ns - point.arrival_ns if same_base and point.arrival_ns is not None else None
     match = RecordingMatch.adopt(restored)
-    recorder = MatchRecorder(journal, point.match_id, boot_id, next_seq=point.seq + 1, wall_clock=wall_clock)
+    recorder = _recorder(journal, point, boot_id, wall_clock)
     recorder.watch(match)
     step: dict[str, object] = {"do": "restart", "same_boot": same_base, "t": _t_ms(now_ns)}
     if match.is_over and match.outcome is not None and match.outcome.reason is EndReason.ABORTED:
         step["reason"] = match.outcome.detail
     recorder.note(match, step, now_ns)
-    recorder.sync(match, now_ns)
+    saved = _write(recorder, match, now_ns)
     message = _message(match, running, old_boot == boot_id, down_ns, point.damaged)
     return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
-                   point.damaged)
+                   point.damaged, saved)
+
+
+def _write(recorder: MatchRecorder, match: RecordingMatch, now_ns: int) -> bool:
+    try:
+        recorder.sync(match, now_ns)
+    except StoreUnavailable:
+        return False
+    return True
+
+
+def _recorder(journal: Journal, point: ResumePoint, boot_id: str, wall_clock: Callable[[], float]) -> MatchRecorder:
+    """The resumed match's recorder, holding the rows read back (the intact ones up to the resume point)."""
+    rows: list[Entry] = []
+    expected = point.seq
+    for stored in reversed([e for e in journal.commands(point.match_id) if e.seq <= point.seq]):
+        if stored.seq != expected or not stored.intact or stored.snapshot is None:
+            break
+        rows.append(Entry(stored.step, stored.snapshot, stored.arrival_ns, stored.boot_id, stored.wall_s))
+        expected -= 1
+    rows.reverse()
+    names: list[str | None] = []
+    players = Players(journal)
+    for pid in point.match.players:
+        try:
+            names.append(None if pid is None else players.get(pid).name)
+        except StoreUsageError:
+            names.append(None)
+    return MatchRecorder(journal, point.match_id, boot_id, next_seq=point.seq + 1, wall_clock=wall_clock,
+                         config=point.match.config, players=point.match.players, names=names,
+                         created_wall=point.match.created_wall, rows=rows)
 
 
 def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
                  wall_clock: Callable[[], float]) -> Resumed:
-    config = MatchConfig.from_dict(point.match.config)
-    recorder = MatchRecorder(journal, point.match_id, boot_id, next_seq=1, wall_clock=wall_clock)
+    try:
+        config = MatchConfig.from_dict(point.match.config)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ResumeFailed(T("The kiosk restarted but the unfinished match could not be restored ({error}); it was "
+                             "closed without a result.", error=str(exc))) from exc
+    recorder = _recorder(journal, point, boot_id, wall_clock)
     match = recorder.watch(RecordingMatch(config, boot_id=boot_id))
     message = T("The kiosk restarted before the match began; press Start when ready.")
     if point.damaged:

@@ -1,0 +1,292 @@
+"""``python -m kiosk.devtools.soak --minutes 30``: the real app, headless, playing match after match.
+
+Random legal play through the kiosk's own inputs: taps posted as pygame mouse events at the
+hotspots on screen, buttons on the gpiozero mock pins and on a serial panel over a pty, and random
+touches anywhere; the journal on disk; the real monotonic clock. At the end it prints the matches
+played, the growth of the resident memory after the first match, the exceptions the frame loop
+raised (there must be none) and whether every finished match in the journal replays to the state
+it recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+
+from engine import Accept, Bid, Decline, Draw, Match, Phase, Play, Reveal, Start  # noqa: E402
+from engine.scenario import parse_scenario, play_scenario, state_json  # noqa: E402
+from hardware.config import HardwareConfig, SerialConfig  # noqa: E402
+from hardware.ptyboard import PtyBoard  # noqa: E402
+from kiosk.app import App  # noqa: E402
+from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
+from kiosk.store.journal import Journal  # noqa: E402
+from kiosk.table import intents as do  # noqa: E402
+from kiosk.timesource import MonotonicClock  # noqa: E402
+
+KEYS = {0: {"accept": "a", "raise": "s", "decline": "d"}, 1: {"accept": "j", "raise": "k", "decline": "l"}}
+SOAK_BALANCES = 40
+"""Each player's starting points in the soak's matches (random play ends a 40-point match in minutes)."""
+REPEAT_GAP_S = 0.35
+"""Wait this long before pressing the same button again (a repeat right after a screen change means nothing)."""
+
+
+@dataclass
+class SoakReport:
+    """What a soak run did and found."""
+
+    seconds: float = 0.0
+    frames: int = 0
+    matches: int = 0
+    decisions: int = 0
+    taps: int = 0
+    stray_touches: int = 0
+    gpio_presses: int = 0
+    serial_presses: int = 0
+    rss_start_kb: int = 0
+    rss_end_kb: int = 0
+    exceptions: list[str] = field(default_factory=list)
+    journal_matches: int = 0
+    replayed: int = 0
+    replay_mismatches: int = 0
+
+    @property
+    def rss_growth_mb(self) -> float:
+        return (self.rss_end_kb - self.rss_start_kb) / 1024
+
+    def lines(self) -> list[str]:
+        """The figures, one per line."""
+        return [
+            f"soak: {self.seconds / 60:.1f} min, {self.frames} frames, {self.matches} matches finished, "
+            f"{self.decisions} decisions",
+            f"inputs: {self.taps} taps on controls, {self.stray_touches} stray touches, "
+            f"{self.gpio_presses} GPIO presses, {self.serial_presses} serial-panel presses",
+            f"memory: RSS {self.rss_start_kb / 1024:.1f} MB after the first match, {self.rss_end_kb / 1024:.1f} MB at "
+            f"the end: growth {self.rss_growth_mb:+.1f} MB",
+            f"exceptions: {len(self.exceptions)}",
+            f"journal: {self.journal_matches} matches, {self.replayed} finished ones replayed, "
+            f"{self.replay_mismatches} mismatches",
+        ]
+
+
+def rss_kb() -> int:
+    """This process's resident memory in KiB (Linux), 0 where unknown."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class Player:
+    """Chooses random legal decisions and makes them through the kiosk's inputs."""
+
+    def __init__(self, app: App, board: PtyBoard, rng: random.Random, report: SoakReport) -> None:
+        self.app = app
+        self.board = board
+        self.rng = rng
+        self.report = report
+        self._pressed: dict[tuple[int, str], float] = {}
+
+    def click(self, intent: do.Intent) -> bool:
+        """Tap the hotspot on screen that carries ``intent``; False if none does."""
+        spot = next((s for s in reversed(self.app.hotspots) if s.intent == intent), None)
+        if spot is None:
+            return False
+        self._post_click(spot.rect.center)
+        self.report.taps += 1
+        return True
+
+    def click_kind(self, kind: type[do.Intent]) -> bool:
+        spots = [s for s in self.app.hotspots if isinstance(s.intent, kind)]
+        if not spots:
+            return False
+        return self.click(self.rng.choice(spots).intent)
+
+    def _post_click(self, pos: tuple[int, int]) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+
+    def stray_touch(self) -> None:
+        w, h = self.app.screen.get_size()
+        self._post_click((self.rng.randrange(w), self.rng.randrange(h)))
+        self.report.stray_touches += 1
+
+    def button(self, player: int, name: str) -> None:
+        """Press a player's button, on the mock pins or the serial panel (never twice within the repeat gap)."""
+        last = self._pressed.get((player, name), 0.0)
+        wait = last + REPEAT_GAP_S - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._pressed[(player, name)] = time.monotonic()
+        if self.rng.random() < 0.5 and self.board.plugged:
+            self.board.send(f"BTN {player} {name.upper()}\n".encode())
+            self.report.serial_presses += 1
+            return
+        keys = self.app.ports.keys
+        assert keys is not None
+        keys.key_down(KEYS[player][name])
+        keys.key_up(KEYS[player][name])
+        self.report.gpio_presses += 1
+
+    def step(self) -> None:
+        """A frame between two taps of one decision (an exception in it is the kiosk's, and counted)."""
+        try:
+            self.app.step(wait=False)
+        except Exception:
+            self.report.exceptions.append(traceback.format_exc())
+        self.report.frames += 1
+
+    def act(self) -> None:
+        """One decision (or a step towards one) for whatever the screen shows."""
+        app, rng = self.app, self.rng
+        ui = app.ui
+        if rng.random() < 0.03:
+            self.stray_touch()
+            return
+        if ui.help_open:
+            self.click(do.CloseHelp())
+            return
+        if ui.records.picker is not None:
+            self.click(do.ClosePicker())
+            return
+        if any(ui.confirm_resign):
+            self.click_kind(do.CancelResign)
+            return
+        session = app.session
+        if session is None:
+            self.click(do.NewMatch())
+            return
+        m = session.match
+        if m.is_over:
+            self.click(do.Rematch()) if rng.random() < 0.8 else self.click(do.GoHome())
+            return
+        if rng.random() < 0.002 and self.click_kind(do.Resign):
+            return
+        legal = m.legal_actions()
+        if not legal:
+            return
+        accepts = [a for a in legal if isinstance(a, Accept)]
+        action = accepts[0] if accepts and rng.random() < 0.6 else rng.choice(legal)  # auctions end, mostly
+        self.report.decisions += 1
+        use_button = rng.random() < 0.3
+        match action:
+            case Start(player) | Reveal(player):
+                if use_button:
+                    self.button(player if player is not None else rng.randrange(2), "accept")
+                elif not self.click_kind(do.Start):
+                    self.click_kind(do.Reveal)
+            case Bid(player, _amount):
+                self.button(player, "raise") if use_button else self.click(do.PlaceBid(player))
+            case Accept(player):
+                self.button(player, "accept") if use_button else self.click(do.Accept(player))
+            case Decline(player):
+                self.button(player, "decline") if use_button else self.click(do.Decline(player))
+            case Draw():
+                self.click_kind(do.DrawTile)
+            case Play(player, tile, at):
+                if not self.click(do.TapTile(player, tile)):
+                    return
+                self.step()
+                if at is not None and session.match is m and not m.is_over and m.to_act == player:
+                    self.click(do.TapPoint(at))
+            case _:
+                pass
+
+
+def check_journal(journal: Journal, report: SoakReport) -> None:
+    """Every finished match replays (as an exported conformance scenario) to the state it recorded."""
+    report.journal_matches = len(journal.matches())
+    for record in journal.matches(finished=True):
+        entries = journal.commands(record.id)
+        if not entries:
+            continue
+        result = play_scenario(parse_scenario(journal.export_scenario(record.id)))
+        final = Match.from_dict(json.loads(entries[-1].snapshot))  # type: ignore[arg-type]
+        if result["state"] != state_json(final, entries[-1].arrival_ns) or not all(s["ok"] for s in result["steps"]):
+            report.replay_mismatches += 1
+        report.replayed += 1
+
+
+def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True) -> SoakReport:
+    """Play for ``minutes`` of real time; returns the figures."""
+    report = SoakReport()
+    tmp = tempfile.TemporaryDirectory(prefix="soak-") if workdir is None else None
+    folder = Path(tmp.name) if tmp is not None else Path(workdir or ".")
+    board = PtyBoard(folder / "panel", name="SOAKBOARD")
+    board.plug()
+    serial = SerialConfig(enabled=True, url=str(folder / "panel"), reconnect_max_s=0.5)
+    config = replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial),
+                     match=replace(MatchSettings(), balances=SOAK_BALANCES))
+    journal = Journal.open(folder / "journal.sqlite3")
+    app = App(config, clock=MonotonicClock(), size=(800, 480), hardware_backend="mock", journal=journal,
+              boot_id="soak", rng=random.Random(seed))
+    player = Player(app, board, random.Random(seed), report)
+    started = time.monotonic()
+    deadline = started + minutes * 60
+    next_log = started + 60
+    finished_before = 0
+    try:
+        while time.monotonic() < deadline:
+            try:
+                app.step(wait=False)
+            except Exception:  # the kiosk must never raise: count it, keep going
+                report.exceptions.append(traceback.format_exc())
+            report.frames += 1
+            player.act()
+            board.take_lines()
+            finished = len(journal.matches(finished=True))
+            if finished != finished_before:
+                report.matches += finished - finished_before
+                finished_before = finished
+                if report.rss_start_kb == 0:
+                    report.rss_start_kb = rss_kb()
+            if log and time.monotonic() >= next_log:
+                next_log += 60
+                print(f"  {(time.monotonic() - started) / 60:.0f} min: {report.matches} matches, "
+                      f"RSS {rss_kb() / 1024:.1f} MB, {len(report.exceptions)} exceptions", flush=True)
+        report.rss_end_kb = rss_kb()
+        if report.rss_start_kb == 0:
+            report.rss_start_kb = report.rss_end_kb
+        check_journal(journal, report)
+    finally:
+        report.seconds = time.monotonic() - started
+        app.close()
+        journal.close()
+        board.unplug()
+        if tmp is not None:
+            tmp.cleanup()
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the soak and print its figures; exit 1 on an exception or a replay mismatch."""
+    parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.soak", description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    report = soak(args.minutes, seed=args.seed)
+    for line in report.lines():
+        print(line)
+    for text in report.exceptions[:3]:
+        print(text, file=sys.stderr)
+    return 1 if report.exceptions or report.replay_mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

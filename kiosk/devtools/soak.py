@@ -25,17 +25,17 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from engine import Accept, Bid, Decline, Draw, Match, Phase, Play, Reveal, Start  # noqa: E402
-from engine.scenario import parse_scenario, play_scenario, state_json  # noqa: E402
-from hardware.config import HardwareConfig, SerialConfig  # noqa: E402
-from hardware.ptyboard import PtyBoard  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.config import KioskConfig, MatchSettings  # noqa: E402
-from kiosk.store.journal import Journal  # noqa: E402
-from kiosk.table import intents as do  # noqa: E402
-from kiosk.timesource import MonotonicClock  # noqa: E402
+from engine import Accept, Bid, Decline, Draw, Match, Play, Reveal, Start
+from engine.scenario import parse_scenario, play_scenario, state_json
+from hardware.config import HardwareConfig, SerialConfig
+from hardware.ptyboard import PtyBoard
+from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.store.journal import Journal
+from kiosk.table import intents as do
+from kiosk.timesource import MonotonicClock
 
 KEYS = {0: {"accept": "a", "raise": "s", "decline": "d"}, 1: {"accept": "j", "raise": "k", "decline": "l"}}
 SOAK_BALANCES = 40

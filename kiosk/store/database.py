@@ -453,7 +453,7 @@ def _connect(path: Path, schema: Schema, check: bool) -> sqlite3.Connection:
         if check:
             found = [str(row[0]) for row in conn.execute("PRAGMA quick_check")]
             if found != ["ok"]:
-                raise DamagedFile(T("its integrity check failed: {detail}", detail=found[0] if found else "?"))
+                raise DamagedFile(T("its integrity check failed: {detail}", detail=_first_problem(found)))
         _migrate(conn, path, schema)
         return conn
     except sqlite3.Error as exc:
@@ -496,6 +496,13 @@ def _migrate(conn: sqlite3.Connection, path: Path, schema: Schema) -> None:
     missing = schema.required_tables - _tables(conn)
     if missing:
         raise DamagedFile(T("tables are missing: {tables}", tables=", ".join(sorted(missing))))
+
+
+def _first_problem(found: list[str]) -> str:
+    """The first line of ``PRAGMA quick_check``'s report that names a problem (shortened)."""
+    lines = [line for text in found for line in text.splitlines() if line and not line.startswith("***")]
+    first = lines[0] if lines else "?"
+    return first if len(first) <= 120 else first[:117] + "..."
 
 
 def _tables(conn: sqlite3.Connection) -> frozenset[str]:

@@ -132,6 +132,11 @@ class JournalKeeper:
                            self._retry_ns)
 
     @property
+    def current(self) -> MatchRecorder | None:
+        """The recorder of the match begun or resumed last (tests and tools look at its rows)."""
+        return self._current
+
+    @property
     def players(self) -> Players | None:
         """The named players (None while there is no journal). Its calls raise only store errors;
         a damaged page they meet is repaired at the next ``sync``."""

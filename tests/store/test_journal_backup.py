@@ -231,3 +231,25 @@ def test_a_torn_last_write_is_not_reported_as_damage(tmp_path: Path) -> None:
         assert j.warnings == []
         point = j.unfinished()
         assert point is not None and point.seq == len(table.recorder.rows) - 1  # type: ignore[attr-defined]
+
+
+def test_a_damaged_log_header_loses_nothing_either(tmp_path: Path) -> None:
+    """One bit of the log's own header: SQLite ignores the whole log; the header is mended instead."""
+    live = tmp_path / "live"
+    live.mkdir()
+    keeper, table = _history(live / "journal.sqlite3", 1, current_rows=12)
+    path = _power_cut(live, tmp_path / "cut")
+    keeper.close()
+    wal = tmp_path / "cut" / "journal.sqlite3-wal"
+    flip_byte(wal, 13)  # the checkpoint sequence number, covered by the header's checksum
+    report = inspect_wal(wal)
+    assert report is not None and report.header_damaged and report.damaged_frame == 0
+    control = _power_cut(tmp_path / "cut", tmp_path / "control")
+    assert count_rows(control, "entries") < count_rows(live / "journal.sqlite3", "entries")
+    with Journal.open(path) as j:
+        [warning] = j.warnings
+        assert warning.msgid == RECOVERED and warning.params["frame"] == 1
+        point = j.unfinished()
+        rows = table.recorder.rows  # type: ignore[attr-defined]
+        assert point is not None and point.seq == len(rows)
+        assert [(e.step, e.snapshot) for e in j.commands(point.match_id)] == [(e.step, e.snapshot) for e in rows]

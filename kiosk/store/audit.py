@@ -12,7 +12,7 @@ import copy
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from engine import NS_PER_MS, IllegalAction, Match
+from engine import NS_PER_MS, EngineError, IllegalAction, Match
 from engine.scenario import parse_scenario, step_action
 from engine.snapshot import restore_text, save_text
 from kiosk.store.database import Database, HasDatabase, database_of
@@ -47,7 +47,16 @@ def export_scenario(store: Database | HasDatabase, match_id: int, *, name: str |
     for expected, e in enumerate(entries, start=1):
         if e.seq != expected:
             raise StoreCorrupt(internal("match {match}: row {seq} is missing", match=match_id, seq=expected))
-    cfg = record.config
+    try:
+        return _scenario(record.config, entries, match_id, name)
+    except (KeyError, TypeError, ValueError, EngineError) as exc:
+        if isinstance(exc, StoreCorrupt):
+            raise
+        raise StoreCorrupt(internal("match {match}: its stored rows do not make a scenario: {error}",
+                                    match=match_id, error=repr(exc))) from exc
+
+
+def _scenario(cfg: dict[str, Any], entries: list[Any], match_id: int, name: str | None) -> dict[str, Any]:
     deals: list[Any] = []
     steps: list[dict[str, Any]] = []
     origin: int | None = None
@@ -94,7 +103,11 @@ def export_scenario(store: Database | HasDatabase, match_id: int, *, name: str |
 
 def replay_states(store: Database | HasDatabase, match_id: int) -> Iterator[Replayed]:
     """Each step of the exported match with the state after it; earlier states never change."""
-    scenario = parse_scenario(export_scenario(store, match_id))
+    try:
+        scenario = parse_scenario(export_scenario(store, match_id))
+    except EngineError as exc:
+        raise StoreCorrupt(internal("match {match}: its stored rows do not make a scenario: {error}",
+                                    match=match_id, error=str(exc))) from exc
     boot = 0
     match = Match(scenario.config, boot_id="replay-boot-0")
     for step in scenario.steps:
@@ -108,7 +121,7 @@ def replay_states(store: Database | HasDatabase, match_id: int) -> Iterator[Repl
         elif kind != "tick":
             try:
                 match.apply(step_action(step, match, scenario.deals), now_ns)
-            except IllegalAction as exc:
+            except (IllegalAction, KeyError, TypeError, ValueError) as exc:
                 raise StoreCorrupt(internal("match {match}: a stored step is refused on replay: {error}",
                                             match=match_id, error=str(exc))) from exc
         yield Replayed(copy.deepcopy(step), Match.from_dict(copy.deepcopy(match.to_dict())))

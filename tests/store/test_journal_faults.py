@@ -119,3 +119,13 @@ def test_recover_puts_a_good_file_under_the_same_journal(tmp_path: Path) -> None
     assert [p.name for p in players.list()] == ["Ann", "Bo"]  # from the backup after the finished match
     assert j.match(ids["done"]).finished
     j.close()
+
+
+def test_a_stored_configuration_that_no_longer_makes_a_scenario_is_a_store_error(tmp_path: Path) -> None:
+    j, ids = _journal(tmp_path)
+    with j.database.transaction() as conn:  # parses as JSON, but is not a match configuration
+        conn.execute("UPDATE matches SET config = '{}' WHERE id = ?", (ids["done"],))
+    for call in (CALLS["export"], CALLS["replay"]):
+        error = _outcome(call, j, ids)
+        assert error is not None and error.text.msgid == "match {match}: its stored rows do not make a scenario: {error}"
+    j.close()

@@ -111,12 +111,13 @@ def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> Text | N
     """Before SQLite opens ``path``: repair its write-ahead log when SQLite would drop committed frames.
 
     Returns None when the log is whole (or only its unfinished tail is torn: SQLite drops that
-    transaction, which was never acknowledged). Otherwise a copy of the damaged log is kept as
-    ``<name>.corrupt-<time>-wal``, a repaired copy of the database is tried (``wal.repair_bytes``,
-    then ``PRAGMA quick_check`` and the schema's tables) and, when it passes, replaces the file;
-    the message says what was recovered, or what is lost when the repair did not pass.
-    ``StoreUnavailable`` when the copies cannot be written (the damaged log is then left as it is
-    and nothing is opened).
+    transaction, which was never acknowledged). Otherwise a repaired copy of the database is tried
+    (``wal.repair_bytes``, then ``PRAGMA quick_check`` and the schema's tables); when it passes, the
+    damaged log is renamed ``<name>.corrupt-<time>-wal`` and the repaired file takes the journal's
+    place. When it does not, a copy of the damaged log is kept under that name and SQLite's own
+    reading of the log (everything before the damage) is folded into the file at once, so that no
+    damaged log is left for SQLite to append to. The message says what was recovered, or what is
+    lost. ``StoreUnavailable`` when the copies cannot be written (nothing is then changed).
     """
     wal = sidecar(path, "-wal")
     try:
@@ -128,35 +129,47 @@ def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> Text | N
     frame = (report.damaged_frame or 0) + 1
     kept = sidecar(free_name(path, "corrupt", wall_s), "-wal")
     trial = path.with_name(f"{path.name}.repair")
+    trial_files = (trial, *(sidecar(trial, s) for s in SIDECARS))
     try:
         raw = wal.read_bytes()
-        shutil.copyfile(wal, kept)
-        fsync_file(kept)
-        for leftover in (trial, *(sidecar(trial, s) for s in SIDECARS)):
+        for leftover in trial_files:
             remove(leftover)
         shutil.copyfile(path, trial)
         sidecar(trial, "-wal").write_bytes(repair_bytes(raw, report))
     except OSError as exc:
-        for leftover in (trial, *(sidecar(trial, s) for s in SIDECARS)):
+        for leftover in trial_files:
             remove(leftover)
         raise _unwritable(path, exc) from exc
-    if _repaired(trial, required):
-        try:
+    repaired = _repaired(trial, required)
+    try:
+        if repaired:
+            os.replace(wal, kept)  # first: the repaired file must never meet the old log
+            remove(sidecar(path, "-shm"))
             os.replace(trial, path)
-            for suffix in SIDECARS:
-                remove(sidecar(path, suffix))
             fsync_dir(path.parent)
-        except OSError as exc:
-            raise _unwritable(path, exc) from exc
+        else:
+            for leftover in trial_files:
+                remove(leftover)
+            shutil.copyfile(wal, kept)
+            fsync_file(kept)
+            with suppress(sqlite3.Error):  # a file SQLite cannot read either: opening moves it aside
+                _fold(path)
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+    if repaired:
         return T("Part of the match journal's write-ahead log was damaged (frame {frame}); the commits after the "
                  "damage were recovered (commits recovered: {commits}) and the file passed its integrity check. "
                  "A copy of the damaged log was kept as {copy}.", frame=frame, commits=report.lost_commits,
                  copy=kept.name)
-    for leftover in (trial, *(sidecar(trial, s) for s in SIDECARS)):
-        remove(leftover)
     return T("Part of the match journal's write-ahead log was damaged (frame {frame}); the commits after the "
              "damage could not be recovered and are lost (commits lost: {commits}). A copy of the damaged log was "
              "kept as {copy}.", frame=frame, commits=report.lost_commits, copy=kept.name)
+
+
+def _fold(path: Path) -> None:
+    """Let SQLite read the log as it does (up to the damage) and fold that into the file, emptying it."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
 
 def _repaired(trial: Path, required: frozenset[str]) -> bool:

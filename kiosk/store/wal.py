@@ -43,7 +43,8 @@ class WalReport:
     damaged_frame: int | None
     """The first frame (0-based) whose checksum fails, when committed frames follow it."""
     lost_commits: int
-    """Committed transactions after the damaged frame that SQLite would drop (0: nothing lost)."""
+    """Committed transactions SQLite would drop, the damaged frame's own included (0: nothing lost,
+    or a damaged last transaction that may be a torn write)."""
     repair_frames: int
     """Frames a repaired log keeps (through the last commit frame that verifies after the damage)."""
     header_damaged: bool = False
@@ -142,18 +143,25 @@ def inspect_bytes(raw: bytes) -> WalReport | None:
     if bad is None:
         return WalReport(len(frames), kept, commits, None, 0, kept, salts=salts)
     lost, repair_to = _after_damage(raw, frames, bad, page_size, big, running, salts)
-    if not header_ok and frames and running == frames[0].stored:
-        lost += 1 if frames[0].commit else 0  # only the header was damaged: frame 0 verifies too
     return WalReport(len(frames), kept, commits, bad if lost else None, lost, repair_to if lost else kept,
                      header_damaged=not header_ok, salts=salts)
 
 
 def _after_damage(raw: bytes, frames: list[_Frame], bad: int, page_size: int, big: bool,
                   computed: tuple[int, int], salts: tuple[int, int]) -> tuple[int, int]:
-    """(committed transactions that verify after frame ``bad``, frames through the last of them)."""
+    """(transactions SQLite would drop from frame ``bad`` on, frames through the last of them), or
+    ``(0, bad)`` when the damage may be a torn write.
+
+    The frames after ``bad`` are checked as a chain of their own. With ``synchronous=FULL`` SQLite
+    writes a transaction only after the one before it was fsynced, so a later transaction whose
+    commit frame verifies proves that the damaged frame's own transaction was whole on disk: the
+    damage came after (bit rot). Without one, the damaged frame may belong to the unfinished last
+    transaction — a torn write, dropped as SQLite drops it, and not reported.
+    """
     best = (0, bad)
     for seed in (frames[bad].stored, computed):  # a flipped page byte, or a flipped stored checksum
-        commits, last = 0, bad
+        transactions = 1 if frames[bad].commit else 0
+        last = bad + 1
         running = seed
         for i in range(bad + 1, len(frames)):
             frame = frames[i]
@@ -161,9 +169,9 @@ def _after_damage(raw: bytes, frames: list[_Frame], bad: int, page_size: int, bi
             if frame.salts != salts or running != frame.stored:
                 break
             if frame.commit:
-                commits, last = commits + 1, i + 1
-        if commits > best[0]:
-            best = (commits, last)
+                transactions, last = transactions + 1, i + 1
+        if transactions >= 2 and transactions > best[0]:  # the damaged one's own and at least one after it
+            best = (transactions, last)
     return best
 
 

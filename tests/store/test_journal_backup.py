@@ -17,7 +17,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.players import Players
 from kiosk.store.resume import resume
-from kiosk.store.wal import FRAME_HEADER_SIZE, HEADER_SIZE, inspect_wal
+from kiosk.store.wal import FRAME_HEADER_SIZE, HEADER_SIZE, inspect_bytes, inspect_wal
 
 RESTORED = ("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and the players, "
             "ratings and matches were restored from the backup of {when} (players: {players}, matches: {matches}). "
@@ -214,6 +214,52 @@ def test_a_log_damage_the_repair_cannot_mend_is_reported_with_what_is_lost(tmp_p
         assert len(kept) < len(recorded)  # what was lost is said, and what is kept is the match's own start
         assert [(e.step, e.snapshot) for e in kept] == [(e.step, e.snapshot) for e in recorded[:len(kept)]]
         assert len(j.matches(finished=True)) == 1
+    assert not (tmp_path / "cut" / "journal.sqlite3-wal").exists()  # no damaged log left to append to
+
+
+def test_after_a_loss_the_kiosk_goes_on_and_a_later_power_cut_finds_no_stale_damage(tmp_path: Path) -> None:
+    """SQLite appends after the last frame it kept; had the damaged log stayed, its later frames (which
+    still chain among themselves) would sit beyond the new ones at the next power cut."""
+    live = tmp_path / "live"
+    live.mkdir()
+    keeper, _table = _history(live / "journal.sqlite3", 1, current_rows=30)
+    path = _power_cut(live, tmp_path / "cut")
+    keeper.close()
+    wal = tmp_path / "cut" / "journal.sqlite3-wal"
+    raw = wal.read_bytes()
+    frames = (len(raw) - HEADER_SIZE) // (FRAME_HEADER_SIZE + PAGE)
+    pages = [struct.unpack_from(">I", raw, _frame_offset(k))[0] for k in range(frames)]
+    k = next(k for k in range(2, frames - 5) if pages[k] not in pages[k + 1:] and pages[k] != 1
+             and raw[_frame_offset(k) + FRAME_HEADER_SIZE] in (0x02, 0x05, 0x0A, 0x0D))
+    flip_byte(wal, _frame_offset(k) + FRAME_HEADER_SIZE, 0xF0)
+    again = JournalKeeper.open(path, "boot-b", 5 * S, wall_clock=Wall())
+    assert [n.msgid for n in again.take_notices()] == [LOST]
+    again.resume(5 * S)  # whatever survived of the match in progress
+    later = kept_table(again, seed=400, now=6 * S)
+    play_until(later, lambda m: len(later.recorder.rows) >= 4)
+    cut = _power_cut(tmp_path / "cut", tmp_path / "cut-again")  # a crash: the log is not folded in
+    again.close()
+    with Journal.open(cut) as j:
+        assert j.warnings == []
+        assert len(j.commands(later.recorder.match_id)) == len(later.recorder.rows)
+
+
+def test_damage_in_the_last_transaction_may_be_a_torn_write_and_is_left_to_sqlite(tmp_path: Path) -> None:
+    live = tmp_path / "live"
+    live.mkdir()
+    keeper, table = _history(live / "journal.sqlite3", 0, current_rows=10)
+    path = _power_cut(live, tmp_path / "cut")
+    keeper.close()
+    wal = tmp_path / "cut" / "journal.sqlite3-wal"
+    raw = wal.read_bytes()
+    frames = (len(raw) - HEADER_SIZE) // (FRAME_HEADER_SIZE + PAGE)
+    flip_byte(wal, _frame_offset(frames - 1) + FRAME_HEADER_SIZE + 2000)  # the last commit's frame
+    report = inspect_wal(wal)
+    assert report is not None and not report.damaged and report.kept_commits < (inspect_bytes(raw).kept_commits)
+    with Journal.open(path) as j:
+        assert j.warnings == []  # as after a power cut mid-write: the last transaction is not there
+        point = j.unfinished()
+        assert point is not None and point.seq < len(table.recorder.rows)  # type: ignore[attr-defined]
 
 
 def test_a_torn_last_write_is_not_reported_as_damage(tmp_path: Path) -> None:

@@ -42,12 +42,13 @@ from kiosk.store.errors import (
     internal,
 )
 from kiosk.store.files import copy_database, file_identity, move_aside, salvage_wal
+from kiosk.store.sqlerrors import is_damage, runtime_error, unavailable
+
+__all__ = ["DamagedFile", "Database", "HasDatabase", "Migration", "Schema", "database_of", "is_damage",
+           "runtime_error", "unavailable"]
 
 Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
 """One schema step: SQL statements run in order, or a function given the connection."""
-
-_DAMAGED_CODES = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
-"""SQLite error names (prefixes) that mean the file itself is damaged: moved aside."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,9 @@ class Database:
         self._identity = file_identity(path)
         self._rebuilding: tuple[str, Path] | None = None
         """A recovery whose new file could not be made yet: (why, where the old one went)."""
+        self._rewritten: tuple[Path, Path | None] | None = None
+        """The copy of a deleted file that could not be put back in place yet, and where a file that
+        had taken its place went."""
         self._lock = threading.RLock()
         self._closed = False
         self._depth = 0
@@ -277,6 +281,8 @@ class Database:
 
     def _reconnect(self) -> sqlite3.Connection:
         """Open the file again after a recovery or a rewrite that could not finish (no connection)."""
+        if self._rewritten is not None:
+            self._put_back()
         if self._rebuilding is not None:
             self.notices.append(self._finish_rebuild())
         else:
@@ -297,7 +303,6 @@ class Database:
             return
         wall = float(self.wall_clock())
         fresh = self.path.with_name(f"{self.path.name}.rewrite")
-        name = self.path.name
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             copy_database(self._conn, fresh)
@@ -315,12 +320,8 @@ class Database:
         old, self._conn = self._conn, None
         with suppress(sqlite3.Error):
             old.close()  # removes the old -wal by name: before the new file exists
-        try:
-            os.replace(fresh, self.path)
-            fsync_dir(self.path.parent)
-        except OSError as exc:
-            raise StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a "
-                                     "restart.", path=str(self.path), why=str(exc.strerror or exc))) from exc
+        self._rewritten = (fresh, moved)
+        self._put_back()
         try:
             self._adopt(_connect(self.path, self.schema, check=False))
         except DamagedFile as damage:
@@ -328,6 +329,22 @@ class Database:
             raise StoreDamaged(T("The match journal {path} is damaged: {error}", path=str(self.path),
                                  error=str(damage.reason)), why=T("the journal is damaged ({error})",
                                                                   error=str(damage.reason))) from damage
+
+    def _put_back(self) -> None:
+        """Move the copy of a deleted file into its place and say so (kept for the next try on failure)."""
+        assert self._rewritten is not None
+        fresh, moved = self._rewritten
+        try:
+            os.replace(fresh, self.path)
+            fsync_dir(self.path.parent)
+        except OSError as exc:
+            error = str(exc.strerror or exc)
+            raise StoreUnavailable(T(
+                "The match journal {path} was deleted while the kiosk was running and cannot be written again "
+                "({error}). Matches will not survive a restart.", path=str(self.path), error=error),
+                why=T("it was deleted and cannot be written again ({error})", error=error)) from exc
+        self._rewritten = None
+        name = self.path.name
         if moved is None:
             self.notices.append(T("The match journal {name} was deleted while the kiosk was running; it was written "
                                   "again from the copy the kiosk still had open, so nothing was lost.", name=name))
@@ -508,51 +525,6 @@ def _first_problem(found: list[str]) -> str:
 def _tables(conn: sqlite3.Connection) -> frozenset[str]:
     rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     return frozenset(str(row[0]) for row in rows)
-
-
-# -- errors ----------------------------------------------------------------------------------------
-
-
-def _error_name(exc: sqlite3.Error) -> str:
-    return str(getattr(exc, "sqlite_errorname", "") or "")
-
-
-def is_damage(exc: sqlite3.Error) -> bool:
-    """Whether a SQLite error means the file itself is damaged."""
-    if _error_name(exc).startswith(_DAMAGED_CODES):
-        return True
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text
-
-
-def runtime_error(path: Path, exc: sqlite3.Error) -> KioskStoreError:
-    """The store error for a SQLite error met while the file is in use."""
-    if isinstance(exc, sqlite3.IntegrityError):
-        return StoreUsageError(internal("The match journal refused a row: {error}", error=str(exc)))
-    if is_damage(exc):
-        return StoreDamaged(T("The match journal {path} is damaged: {error}", path=str(path), error=str(exc)),
-                            why=T("the journal is damaged ({error})", error=str(exc)))
-    return unavailable(path, exc)
-
-
-def unavailable(path: Path, exc: sqlite3.Error) -> StoreUnavailable:
-    """``StoreUnavailable`` for a SQLite error that keeps the file from being used."""
-    name = _error_name(exc)
-    why: str
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        why = T("it is in use by another kiosk process")
-    elif name.startswith("SQLITE_READONLY"):
-        why = T("it is read-only")
-    elif name.startswith("SQLITE_FULL"):
-        why = T("the disk is full")
-    elif name.startswith("SQLITE_CANTOPEN"):
-        why = T("the file cannot be opened (is the folder read-only?)")
-    elif name.startswith("SQLITE_IOERR"):
-        why = T("the storage reported an input/output error")
-    else:
-        why = str(exc)
-    return StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.",
-                              path=str(path), why=why), why=why)
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

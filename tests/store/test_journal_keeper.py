@@ -355,6 +355,42 @@ def test_a_journal_deleted_while_the_kiosk_runs_is_written_again_at_the_next_com
             "Ann", "Bo"]
 
 
+def test_a_deleted_journal_whose_copy_cannot_be_put_back_yet_is_put_back_later(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open connection is gone once the copy is made; a copy that cannot be moved into place is
+    kept and moved at the next attempt — never an empty journal in its place."""
+    path = tmp_path / "journal.sqlite3"
+    keeper = open_keeper(path)
+    _ann, _bo, now = _two_players_one_finished_match(keeper)
+    table = kept_table(keeper, seed=43, now=now + S)
+    play_until(table, lambda m: len(table.recorder.rows) >= 4)
+    path.unlink()
+    real_replace = os.replace
+
+    def refuse(src: object, dst: object) -> None:
+        if str(src).endswith(".rewrite"):
+            raise OSError(30, "Read-only file system")
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", refuse)
+    table.step(S)
+    state = keeper.state
+    assert not state.saving and state.problem is not None
+    assert state.problem.params["why"].msgid == "it was deleted and cannot be written again ({error})"
+    assert state.problem.params["why"].params == {"error": "Read-only file system"}
+    assert not path.exists() and (tmp_path / "journal.sqlite3.rewrite").exists()
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert keeper.sync(table.match, table.now + 2 * S).saving
+    assert [n.msgid for n in keeper.take_notices()] == [
+        "The match journal {name} was deleted while the kiosk was running; it was written again from the copy the "
+        "kiosk still had open, so nothing was lost.", SAVING_AGAIN]
+    assert path.exists() and not (tmp_path / "journal.sqlite3.rewrite").exists()
+    journal = keeper.journal
+    assert journal is not None and len(journal.matches()) == 2
+    assert stored_rows(journal, table.recorder.match_id) == recorded_rows(table)
+    keeper.close()
+
+
 def test_a_journal_replaced_while_the_kiosk_runs_is_moved_aside_and_written_again(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     keeper = open_keeper(path)

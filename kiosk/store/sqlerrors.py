@@ -1,0 +1,60 @@
+"""SQLite's errors as the store's: which mean a damaged file, which an unusable one, in words.
+
+``runtime_error`` is what ``Database`` raises for any ``sqlite3.Error`` met while the file is in use:
+``StoreDamaged`` for a damaged file ("database disk image is malformed", "file is not a database"),
+``StoreUsageError`` for a refused row, ``StoreUnavailable`` for the rest (full, read-only, I/O error,
+in use), each with its cause as ``why``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from kiosk.i18n import T
+from kiosk.store.errors import KioskStoreError, StoreDamaged, StoreUnavailable, StoreUsageError, internal
+
+_DAMAGED_CODES = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+"""SQLite error names (prefixes) that mean the file itself is damaged: moved aside."""
+
+
+def _error_name(exc: sqlite3.Error) -> str:
+    return str(getattr(exc, "sqlite_errorname", "") or "")
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """Whether a SQLite error means the file itself is damaged."""
+    if _error_name(exc).startswith(_DAMAGED_CODES):
+        return True
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text
+
+
+def runtime_error(path: Path, exc: sqlite3.Error) -> KioskStoreError:
+    """The store error for a SQLite error met while the file is in use."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return StoreUsageError(internal("The match journal refused a row: {error}", error=str(exc)))
+    if is_damage(exc):
+        return StoreDamaged(T("The match journal {path} is damaged: {error}", path=str(path), error=str(exc)),
+                            why=T("the journal is damaged ({error})", error=str(exc)))
+    return unavailable(path, exc)
+
+
+def unavailable(path: Path, exc: sqlite3.Error) -> StoreUnavailable:
+    """``StoreUnavailable`` for a SQLite error that keeps the file from being used."""
+    name = _error_name(exc)
+    why: str
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        why = T("it is in use by another kiosk process")
+    elif name.startswith("SQLITE_READONLY"):
+        why = T("it is read-only")
+    elif name.startswith("SQLITE_FULL"):
+        why = T("the disk is full")
+    elif name.startswith("SQLITE_CANTOPEN"):
+        why = T("the file cannot be opened (is the folder read-only?)")
+    elif name.startswith("SQLITE_IOERR"):
+        why = T("the storage reported an input/output error")
+    else:
+        why = str(exc)
+    return StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.",
+                              path=str(path), why=why), why=why)

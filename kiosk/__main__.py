@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kiosk.config import KioskConfig, load_config
-from kiosk.i18n import T
 from kiosk.sdnotify import Notifier
 from kiosk.startguard import START_FILE, StartDecision, StartGuard
-from kiosk.store.errors import KioskStoreError
-from kiosk.store.journal import Journal, journal_path, state_dir
+from kiosk.store.journal import journal_path, state_dir
+from kiosk.store.keeper import JournalKeeper
+from kiosk.timesource import MonotonicClock
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -104,26 +104,23 @@ def run(args: argparse.Namespace, decision: StartDecision) -> int:
     if args.simulator:
         os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "centered")
     notifier = Notifier.from_environment(unset=True)
-    warnings = plan.warnings
-    journal = None
-    if plan.journal:
+    clock = MonotonicClock()
+    keeper = None
+    if plan.journal:  # never raises: a journal that cannot be opened is the saving banner, retried
         path = Path(args.journal) if args.journal else journal_path(args.simulator)
-        try:
-            journal = Journal.open(path)
-            warnings = (*warnings, *journal.warnings)
-        except KioskStoreError as exc:
-            warnings = (*warnings, T("matches are not being saved: {reason}", reason=exc.text))
-            print(f"journal: {exc}", file=sys.stderr)
+        keeper = JournalKeeper.open(path, boot_id(), clock.now())
+        if keeper.state.problem is not None:
+            print(f"journal: {keeper.state.problem}", file=sys.stderr)
     try:
         from kiosk.app import App  # imports pygame: after the configuration is read
 
-        app = App(plan.config, warnings=warnings, simulator=args.simulator, size=args.size,
-                  notifier=notifier, boot_id=boot_id(), journal=journal)
+        app = App(plan.config, warnings=plan.warnings, simulator=args.simulator, size=args.size, clock=clock,
+                  notifier=notifier, boot_id=boot_id(), keeper=keeper)
         signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
         return app.run()
     finally:
-        if journal is not None:
-            journal.close()
+        if keeper is not None:
+            keeper.close()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from hardware.ports import HardwarePorts
 from kiosk.config import KioskConfig
 from kiosk.sdnotify import Notifier, WatchdogPinger
 from kiosk.store.journal import Journal
+from kiosk.store.keeper import JournalKeeper
 from kiosk.table.controller import Controller, Surroundings
 from kiosk.table.intents import Intent
 from kiosk.table.session import GameSession
@@ -52,6 +53,7 @@ class App:
         notifier: Notifier | None = None,
         boot_id: str = "",
         journal: Journal | None = None,
+        keeper: JournalKeeper | None = None,
     ) -> None:
         self.config = config
         self.simulator = simulator
@@ -72,7 +74,7 @@ class App:
         self.ports = HardwarePorts.build(config.hardware, backend=backend, clock=self.clock.now)
         self.controller = Controller(
             config, self.clock, warnings=(*warnings, *self.ports.warnings), simulator=simulator, rng=rng,
-            boot_id=boot_id, journal=journal,
+            boot_id=boot_id, journal=journal, keeper=keeper,
             surroundings=Surroundings(self.screen.get_size(), self.ports.backend, self._panel_state),
         )
         self.stage = Stage(self.controller, self.screen.get_size(), config.display.orientation)

@@ -3,8 +3,9 @@
 The frame loop (``kiosk.app``) hands the controller every input in arrival order (the intents of
 taps, which the scenes pass on, and the physical buttons), lets time pass (``update``) and asks
 what the screen depends on (``screen_key``) and when it must next wake (``next_due_ns``). The
-controller owns the match at the table (``session``) and its journal recording (``recorder``),
-the interface state (``ui``) and the named players (``desk``):
+controller owns the match at the table (``session``), the journal behind its keeper (``keeper``:
+no storage fault reaches the table, it becomes the saving banner), the interface state (``ui``)
+and the named players (``desk``):
 
 - a new match starts at the ready screen and is entered in the journal at its first Start (the
   players in the seats can change until then);
@@ -28,10 +29,9 @@ from hardware.state import PanelState, PlayerPanel
 from kiosk.config import KioskConfig
 from kiosk.i18n import NATIVE_NAMES, translator
 from kiosk.i18n.messages import as_text
-from kiosk.store.errors import ResumeFailed
+from kiosk.store.errors import KioskStoreError
 from kiosk.store.journal import Journal
-from kiosk.store.recorder import MatchRecorder, new_recorded_match
-from kiosk.store.resume import resume
+from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
 from kiosk.table.players import PlayerDesk
@@ -82,6 +82,7 @@ class Controller:
         rng: random.Random | None = None,
         boot_id: str = "",
         journal: Journal | None = None,
+        keeper: JournalKeeper | None = None,
         surroundings: Surroundings | None = None,
     ) -> None:
         self.config = config
@@ -92,9 +93,14 @@ class Controller:
         self.surroundings = surroundings or Surroundings()
         self.ui = UiState(warnings=warnings, language=config.kiosk.language)
         self.session: GameSession | None = None
-        self.journal = journal
-        self.recorder: MatchRecorder | None = None
-        self.desk = PlayerDesk(journal, self.ui)
+        if keeper is None and journal is not None:
+            keeper = JournalKeeper(None, boot_id, journal=journal)
+        self.keeper = keeper
+        """The journal's keeper (None: nothing is kept, ``--no-journal``)."""
+        self._entered = False
+        """Whether the match at the table is in the keeper's hands (entered at its first Start, or resumed)."""
+        self._generation = keeper.generation if keeper is not None else 0
+        self.desk = PlayerDesk(keeper, self.ui)
         self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
         self.flight: ChipFlight | None = None
         """The chips in the air after the newest transfer (None: none)."""
@@ -116,33 +122,36 @@ class Controller:
 
     # -- the match lifecycle ---------------------------------------------------------------
 
+    @property
+    def journal(self) -> Journal | None:
+        """The journal now (None without one, or while it cannot be opened)."""
+        return self.keeper.journal if self.keeper is not None else None
+
     def resume(self) -> None:
         """Continue an unfinished match from the journal, as the clock rules say (RULES.md §7)."""
-        if self.journal is None:
+        if self.keeper is None:
             return
         now = self.clock.now()
-        try:
-            resumed = resume(self.journal, self.boot_id, now)
-        except ResumeFailed as exc:
-            self.ui.warnings = (*self.ui.warnings, exc.text)
-            return
+        self._notices(now)  # what opening the journal found (a file moved aside, a backup restored)
+        resumed = self.keeper.resume(now)
+        self._notices(now)
         if resumed is None:
             return
         session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
         session.adopt(resumed.match)
-        self.session, self.recorder = session, resumed.recorder
+        self.session, self._entered = session, True
         self.desk.seat_names_from(resumed.players)
         session.events.extend(resumed.events)
         self._events_seen = len(session.events)
         session.say(resumed.message, now)
-        self.recorder.sync(session.match, now)
+        self._save(now)
         self.ui.screen = Screen.MATCH
         self.ui.changed()
 
     def new_match(self) -> None:
         """Start a fresh match at the ready screen (entered in the journal at its first Start)."""
         self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
-        self.recorder = None
+        self._entered = False
         self.ui.records.picker = None
         self.flight = None
         self._events_seen = 0
@@ -158,14 +167,12 @@ class Controller:
         The players can change until then, so the journal's match is made here (nothing was played
         yet, the fresh recording match is the same as the one on screen)."""
         s = self.session
-        if self.journal is None or s is None or self.recorder is not None:
+        if self.keeper is None or s is None or self._entered:
             return
         if s.match.phase is not Phase.READY or s.match.round != 0:
             return
-        match, self.recorder = new_recorded_match(
-            self.journal, s.match.config, self.ui.records.chosen_ids(), self.boot_id
-        )
-        s.adopt(match)
+        s.adopt(self.keeper.begin(s.match.config, self.ui.records.chosen_ids(), self.clock.now()))
+        self._entered = True
 
     def go_home(self) -> None:
         """Back to the home screen (the match, if any, is left; the seats are guests again)."""
@@ -178,8 +185,8 @@ class Controller:
 
     def use_journal(self, journal: Journal | None) -> None:
         """Keep matches and named players in ``journal`` from now on (the screenshots' demonstration)."""
-        self.journal = journal
-        self.desk = PlayerDesk(journal, self.ui)
+        self.keeper = JournalKeeper(None, self.boot_id, journal=journal) if journal is not None else None
+        self.desk = PlayerDesk(self.keeper, self.ui)
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -295,7 +302,20 @@ class Controller:
         return True
 
     def _players(self, intent: do.Intent) -> bool:
-        """The named players' screens: picker, keyboard, leaderboard, history, replay."""
+        """The named players' screens: picker, keyboard, leaderboard, history, replay (a journal that
+        fails under them is a warning, and the kiosk goes home; the keeper repairs it at the next frame)."""
+        try:
+            return self._desk(intent)
+        except KioskStoreError as exc:
+            self.ui.warnings = (*self.ui.warnings, exc.text)
+            self.ui.records.picker = None
+            if self.session is None:
+                self.go_home()
+            else:
+                self.ui.screen = Screen.MATCH
+            return True
+
+    def _desk(self, intent: do.Intent) -> bool:
         desk = self.desk
         match intent:
             case do.OpenPicker(seat):
@@ -399,9 +419,8 @@ class Controller:
         """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return."""
         if self.session is not None:
             self.session.tick(now)
-            if self.recorder is not None:
-                self.recorder.sync(self.session.match, now)  # committed before it is shown
             self._start_flights(now)
+        self._save(now)  # committed before it is shown (or kept, and the banner says so)
         self._check_holds(now)
         self._idle_return(now)
 
@@ -411,6 +430,33 @@ class Controller:
             return self.session.panel_state(now)
         start = PlayerPanel(active=frozenset({Button.ACCEPT}))
         return PanelState(players=(start, start))
+
+    def _save(self, now: int) -> None:
+        """Hand the match to the keeper; show its state (the saving banner) and what it noticed."""
+        keeper = self.keeper
+        if keeper is None:
+            return
+        s = self.session
+        state = keeper.sync(s.match if s is not None and self._entered else None, now)
+        if state.problem != self.ui.saving:
+            self.ui.saving = state.problem
+            self.ui.changed()
+        self._notices(now)
+        if keeper.generation != self._generation:  # opened late, restored from a backup, started afresh
+            self._generation = keeper.generation
+            self.desk = PlayerDesk(keeper, self.ui)
+            self.ui.changed()
+
+    def _notices(self, now: int) -> None:
+        """What the keeper noticed, each shown once: to both players during a match, else on the banner."""
+        if self.keeper is None:
+            return
+        for notice in self.keeper.take_notices():
+            if self.session is not None:
+                self.session.say(notice, now)
+            else:
+                self.ui.warnings = (*self.ui.warnings, notice)
+                self.ui.changed()
 
     def set_panel(self, state: str | None) -> None:
         """The serial panel's state as the screen shows it."""

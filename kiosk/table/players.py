@@ -23,6 +23,7 @@ from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
 if TYPE_CHECKING:
     from kiosk.store.journal import Journal
+    from kiosk.store.keeper import JournalKeeper
 
 KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-'")
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
@@ -60,11 +61,20 @@ class PlayerDesk:
     Every method changes ``ui.records`` (and ``ui.screen`` to move between the player screens);
     with no journal (``players`` None) nothing is offered and nothing happens."""
 
-    def __init__(self, journal: Journal | None, ui: UiState) -> None:
-        self.journal = journal
-        self.players = Players(journal) if journal is not None else None
+    def __init__(self, keeper: JournalKeeper | None, ui: UiState) -> None:
+        self.keeper = keeper
         self.ui = ui
-        ui.records.available = journal is not None
+        ui.records.available = self.journal is not None
+
+    @property
+    def journal(self) -> Journal | None:
+        """The journal now (None while there is none: the keeper may open it later)."""
+        return self.keeper.journal if self.keeper is not None else None
+
+    @property
+    def players(self) -> Players | None:
+        """The named players now (None without a journal); their calls raise only store errors."""
+        return self.keeper.players if self.keeper is not None else None
 
     @property
     def records(self) -> Records:

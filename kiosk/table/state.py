@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import Match
-from kiosk.i18n import next_language, normalise
+from kiosk.i18n import Text, next_language, normalise
 from kiosk.store.players import HistoryRow, Player
 
 
@@ -92,6 +92,8 @@ class UiState:
     help_open: bool = False
     confirm_resign: set[int] = field(default_factory=set)
     """Players whose Resign waits for Yes or No."""
+    saving: Text | None = None
+    """While results are not reaching the disk: what is wrong (the saving banner; None: saving)."""
     warnings: tuple[object, ...] = ()
     """Configuration, hardware, journal and start-up warnings: message values (``kiosk.i18n.messages.as_text``)."""
     legend: str = ""

@@ -34,6 +34,7 @@ from kiosk.ui.scenes.play import Play
 from kiosk.ui.scenes.ready import Ready
 from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
+from kiosk.ui.scenes.saving import SavingBanner
 from kiosk.ui.scenes.settings import Settings
 from kiosk.ui.scenes.settlement import Settlement
 from kiosk.ui.scenes.table import TableScene, draw_clock_face
@@ -61,6 +62,7 @@ class Stage:
         self.help_full = Help(context, over_table=False)
         self.help_table = Help(context, over_table=True)
         self.banner = Banner(context)
+        self.saving = SavingBanner(context)
         self.flight = Flight(context)
         self.picker = Picker(context)
         self.keyboard = Keyboard(context)
@@ -97,6 +99,8 @@ class Stage:
             scenes.append(self.help_table)
         if screen not in (Screen.MATCH, Screen.SETTINGS) and warning_lines(self.context):
             scenes.append(self.banner)  # the settings screen lists them all
+        elif table is not None and ui.saving is not None:
+            scenes.append(self.saving)  # a match goes on unsaved: both players are told
         if table is not None and self.controller.flight is not None:
             scenes.append(self.flight)
         if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player

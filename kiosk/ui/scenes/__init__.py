@@ -9,7 +9,8 @@ the scene is on screen.
 home            New match, leaderboard, rules, settings, languages
 settings        what the kiosk runs with, every warning
 help            the rules (over home, settings, or the table's middle)
-banner          the first warning across the top
+banner          the first warning (or that results are not being saved) across the top
+saving          over a match: results are not being saved, for both players
 table           the base of the match's scenes: panels, sidebar, board, messages
 ready           before round 1 (Start, languages, who plays)
 auction         bidding for the opening

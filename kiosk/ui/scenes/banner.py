@@ -1,4 +1,5 @@
-"""The warning banner: the first configuration, hardware, journal or font warning across the top.
+"""The warning banner: whether results are being saved, else the first configuration, hardware,
+journal or font warning, across the top.
 
 Over the home screen (and its help) and the named players' screens; the settings screen lists every
 warning instead, and the table shows none (a match in progress is not covered).
@@ -17,7 +18,8 @@ from kiosk.ui.widgets import Hotspot, paragraph, rows_for, text
 def warning_lines(context: Context) -> list[str]:
     """The banner's warnings in the host language (configuration, hardware, journal, fonts)."""
     t = context.t
-    return ([t._("Configuration: {warning}", warning=t(as_text(w))) for w in context.ui.warnings]
+    saving = [t(context.ui.saving)] if context.ui.saving is not None else []
+    return (saving + [t._("Configuration: {warning}", warning=t(as_text(w))) for w in context.ui.warnings]
             + [t(w) for w in fonts.warnings()])
 
 

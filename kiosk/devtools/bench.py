@@ -89,8 +89,9 @@ def press_to_frame(presses: int) -> list[float]:
     try:
         assert app.ports.buttons is not None and app.ports.pin_factory is not None
         pins = {(b.player, b.button): b.pin for b in app.config.hardware.buttons}
-        pin = app.ports.pin_factory.pin(pins[(0, Button.ACCEPT)])
-        for _ in range(presses):
+        accepts = [app.ports.pin_factory.pin(pins[(player, Button.ACCEPT)]) for player in (0, 1)]
+        for i in range(presses):
+            pin = accepts[i % 2]  # the players take turns: one button pressed again within 0.3 s is a repeat
             app.controller.new_match()
             app.step(wait=False)
             before = app.full_redraws
@@ -102,7 +103,7 @@ def press_to_frame(presses: int) -> list[float]:
             pin.drive_high()
             app.step(wait=False)
             assert app.session is not None and app.session.match.round == 1
-            time.sleep(0.06)  # past the debounce window before the next press
+            time.sleep(0.16)  # each button rests over 0.3 s between its presses
     finally:
         app.close()
     return results

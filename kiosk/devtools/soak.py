@@ -209,6 +209,18 @@ class Player:
                 pass
 
 
+def warm_up(app: App) -> None:
+    """Show the home screen and the rules in each language once, as a first visitor trying the language
+    buttons would: the fonts of every script are loaded before memory is measured."""
+    for language in ("ko", "uk", "id", "en"):
+        app.do(do.HostLanguage(language), app.clock.now())
+        app.step(wait=False)
+        app.do(do.OpenHelp(), app.clock.now())
+        app.step(wait=False)
+        app.do(do.CloseHelp(), app.clock.now())
+        app.step(wait=False)
+
+
 def check_journal(journal: Journal, report: SoakReport) -> None:
     """Every finished match replays (as an exported conformance scenario) to the state it recorded."""
     report.journal_matches = len(journal.matches())
@@ -237,6 +249,7 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
     app = App(config, clock=MonotonicClock(), size=(800, 480), hardware_backend="mock", journal=journal,
               boot_id="soak", rng=random.Random(seed))
     player = Player(app, board, random.Random(seed), report)
+    warm_up(app)
     started = time.monotonic()
     deadline = started + minutes * 60
     next_log = started + 60

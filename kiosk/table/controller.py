@@ -47,7 +47,7 @@ BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 LOW_BANK_NS = 20 * NS_PER_S
 REPEAT_NS = 300 * 1_000_000
-"""A press of the same button this soon after the screen changed is a repeat, not a new decision."""
+"""A press of the same button this soon after its previous one, across a screen change, is a repeat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,12 +226,12 @@ class Controller:
         return self.meaning() != self._shown_meaning or arrival_ns < self._shown_since
 
     def _repeat(self, item: InputEvent) -> bool:
-        """The same button again within ``REPEAT_NS`` after a screen change its earlier press preceded."""
+        """The same button again less than ``REPEAT_NS`` after its previous press, with a screen change
+        in between (the earlier press made it): a bounce or a double press, not a new decision."""
         key = (item.player, item.button)
         before = self._last_press.get(key)
         self._last_press[key] = item.arrival_ns
-        since = self._shown_since
-        return before is not None and before < since <= item.arrival_ns < since + REPEAT_NS
+        return before is not None and before < self._shown_since <= item.arrival_ns < before + REPEAT_NS
 
     def press(self, item: InputEvent) -> None:
         """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier

@@ -96,13 +96,13 @@ def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size:
     return font(fit_size(text, max_width, size, bold, min_size), bold, text)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)  # a few screens' texts in every language; bounded memory (docs/journal.md: soak)
 def render_fit(text: str, max_width: int, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered as large as fits ``max_width``, up to ``size`` (cached: do not draw on it)."""
     return fit_font(text, max_width, size, bold).render(text, True, colour)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def render(text: str, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered at ``size`` (cached: do not draw on it)."""
     return font(size, bold, text).render(text, True, colour)

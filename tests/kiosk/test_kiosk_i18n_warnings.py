@@ -29,6 +29,7 @@ from kiosk.i18n.messages import as_text
 from kiosk.store.database import unavailable
 from kiosk.store.errors import ResumeFailed
 from kiosk.store.journal import Journal
+from kiosk.store.keeper import JournalKeeper
 from kiosk.table.intents import OpenSettings, SettingsPage
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
@@ -122,14 +123,13 @@ def _all_warnings(tmp_path: Path) -> list[object]:
     journal = Journal.open(damaged)
     out += journal.warnings
     journal.close()
-    busy = sqlite3.OperationalError("database is locked")
-    busy.sqlite_errorname = "SQLITE_BUSY"  # type: ignore[attr-defined]
-    out.append(T("matches are not being saved: {reason}",
-                 reason=unavailable(Path("/var/lib/x/journal.sqlite3"), busy).text))
-    read_only = sqlite3.OperationalError("attempt to write a readonly database")
-    read_only.sqlite_errorname = "SQLITE_READONLY"  # type: ignore[attr-defined]
-    out.append(T("matches are not being saved: {reason}",
-                 reason=unavailable(Path("/var/lib/x/journal.sqlite3"), read_only).text))
+    # the keeper's saving banner: a journal in use by another process, a folder that cannot be made
+    in_use = Journal.open(tmp_path / "in-use.sqlite3")
+    problem = JournalKeeper.open(tmp_path / "in-use.sqlite3", "boot", 0).state.problem
+    in_use.close()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    out += [problem, JournalKeeper.open(blocked / "journal.sqlite3", "boot", 0).state.problem]
     out.append(ResumeFailed(T("The kiosk restarted but the unfinished match could not be restored ({error}); it "
                               "was closed without a result.", error="bad snapshot")).text)
     return out
@@ -177,7 +177,8 @@ def test_nested_phrases_are_translated_too() -> None:
     assert i18n.translator("uk")(as_text(fullscreen)).count("true або false") == 1
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
-    why = T("matches are not being saved: {reason}", reason=unavailable(Path("/x/j.sqlite3"), full).text)
+    why = T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.", path="/x/j.sqlite3",
+            why=unavailable(Path("/x/j.sqlite3"), full).text.params["why"])
     assert "диск заповнено" in i18n.translator("uk")(why) and "disk penuh" in i18n.translator("id")(why)
     [gpio] = HardwarePorts.build(HardwareConfig(), backend="gpio").warnings
     assert i18n.translator("id")(as_text(gpio)).startswith("hardware.backend: tidak ada GPIO Raspberry Pi di sini (")

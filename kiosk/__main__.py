@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kiosk.config import KioskConfig, load_config
+from kiosk.owner import load_pin
 from kiosk.sdnotify import Notifier
 from kiosk.startguard import START_FILE, StartDecision, StartGuard
 from kiosk.store.journal import journal_path, state_dir
@@ -111,11 +112,15 @@ def run(args: argparse.Namespace, decision: StartDecision) -> int:
         keeper = JournalKeeper.open(path, boot_id(), clock.now())
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
+    owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
+    if owner_pin.warning is not None:
+        print(f"owner PIN: {owner_pin.warning}", file=sys.stderr)
     try:
         from kiosk.app import App  # imports pygame: after the configuration is read
 
         app = App(plan.config, warnings=plan.warnings, simulator=args.simulator, size=args.size, clock=clock,
-                  notifier=notifier, boot_id=boot_id(), keeper=keeper)
+                  notifier=notifier, boot_id=boot_id(), keeper=keeper, owner_pin=owner_pin,
+                  config_path=None if plan.safe_mode else args.config)  # safe mode read no file: saves none
         signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
         return app.run()
     finally:

@@ -21,6 +21,7 @@ from engine import NS_PER_S
 from hardware.keyboard import handle_pygame_event
 from hardware.ports import HardwarePorts
 from kiosk.config import KioskConfig
+from kiosk.owner import LoadedPin
 from kiosk.sdnotify import Notifier, WatchdogPinger
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
@@ -54,6 +55,8 @@ class App:
         boot_id: str = "",
         journal: Journal | None = None,
         keeper: JournalKeeper | None = None,
+        owner_pin: LoadedPin | None = None,
+        config_path: str | None = None,
     ) -> None:
         self.config = config
         self.simulator = simulator
@@ -74,7 +77,7 @@ class App:
         self.ports = HardwarePorts.build(config.hardware, backend=backend, clock=self.clock.now)
         self.controller = Controller(
             config, self.clock, warnings=(*warnings, *self.ports.warnings), simulator=simulator, rng=rng,
-            boot_id=boot_id, journal=journal, keeper=keeper,
+            boot_id=boot_id, journal=journal, keeper=keeper, owner_pin=owner_pin, config_path=config_path,
             surroundings=Surroundings(self.screen.get_size(), self.ports.backend, self._panel_state),
         )
         self.stage = Stage(self.controller, self.screen.get_size(), config.display.orientation)
@@ -284,7 +287,8 @@ class App:
         return "none"
 
     def close(self) -> None:
-        """Release the hardware and the display."""
+        """Hand the match to the keeper a last time, release the hardware and the display."""
+        self.controller.finish(self.clock.now())
         self.running = False
         self._drained.set()
         self._wakeup.set()

@@ -24,15 +24,19 @@ import pygame
 from engine import NS_PER_S, Action, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
 from kiosk.app import App
 from kiosk.config import KioskConfig
-from kiosk.i18n import LANGUAGES, next_language
+from kiosk.i18n import LANGUAGES, T, next_language
+from kiosk.owner import SET_PIN_HINT, LoadedPin, OwnerPin
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.store.recorder import new_recorded_match
 from kiosk.table import intents as do
 from kiosk.table.session import GameSession, match_config
+from kiosk.table.state import OwnerState
 from kiosk.timesource import FakeClock
 
 SIZES = ((800, 480), (1280, 800))
+_NO_PIN = T("no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
+            path="/etc/spectacular-bid/owner-pin", command=SET_PIN_HINT)
 ORIENTATIONS = ("table", "upright")
 
 
@@ -286,6 +290,54 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         replay()
         app.do(do.ReplayTo(len(app.ui.records.replay) - 1), clock.now())
 
+    def owner(pin: bool = True) -> None:  # the owner's screens start afresh, with a PIN (4821) or none
+        app.ui.owner = OwnerState()
+        desk = app.controller.owner
+        desk.pin = LoadedPin(OwnerPin.new("4821", iterations=10_000)) if pin else LoadedPin(None, _NO_PIN)
+
+    def keypad() -> None:  # held the admin corner during a match: turned toward Player 2 in table mode
+        play_opening()
+        owner()
+        app.controller.owner.open_keypad("exit", facing=1)
+        for digit in "482":
+            app.do(do.PinDigit(digit), clock.now())
+
+    def keypad_wrong() -> None:
+        keypad()
+        app.do(do.PinOk(), clock.now())
+
+    def keypad_locked() -> None:
+        keypad()
+        app.ui.owner.locked_until_ns = clock.now() + 42 * NS_PER_S
+
+    def keypad_no_pin() -> None:  # the settings' Edit without a PIN file
+        settings()
+        owner(pin=False)
+        app.do(do.EditSettings(), clock.now())
+
+    def stop_confirm() -> None:
+        keypad()
+        app.do(do.PinDigit("1"), clock.now())
+        app.do(do.PinOk(), clock.now())
+
+    def settings_edit() -> None:
+        settings()
+        owner()
+        app.do(do.EditSettings(), clock.now())
+        for digit in "4821":
+            app.do(do.PinDigit(digit), clock.now())
+        app.do(do.PinOk(), clock.now())
+        app.do(do.StepSetting("match.bank_seconds", 2), clock.now())
+        app.do(do.NextChoice("kiosk.language"), clock.now())
+
+    def settings_saved() -> None:
+        settings()
+        owner()
+        app.ui.owner.notice = T("Saved. The changes apply from the next match; orientation and language from the "
+                                "next start of the kiosk.")
+        app.ui.owner.notice_ok = True
+        app.ui.changed()
+
     return {
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
@@ -296,6 +348,8 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
         "ready-names": ready_names, "picker": picker, "keyboard": keyboard, "keyboard-taken": keyboard_taken,
         "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
+        "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
+        "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
     }
 
 

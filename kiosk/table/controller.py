@@ -13,7 +13,8 @@ and the named players (``desk``):
 - a loop that could not take commands for too long while a clock ran aborts the match (stall);
 - each transfer of points makes a chip flight (its data: who pays whom, how much, since when);
 - between matches, the kiosk returns home after a while without input; holding the admin corner
-  (or key) long enough leaves the kiosk;
+  (or key) long enough asks for the owner PIN, then leaves the kiosk (``owner_screens``: the keypad,
+  stopping a match, the settings editor);
 - every change the screen must show bumps ``ui.version`` (or the session's ``version``).
 """
 
@@ -29,18 +30,19 @@ from hardware.state import PanelState, PlayerPanel
 from kiosk.config import KioskConfig
 from kiosk.i18n import NATIVE_NAMES, translator
 from kiosk.i18n.messages import as_text
+from kiosk.owner import LoadedPin
 from kiosk.store.errors import KioskStoreError
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
+from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
+from kiosk.table.owner_screens import OwnerDesk
 from kiosk.table.players import PlayerDesk
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.timesource import Clock
 
-ADMIN_EXIT_STATUS = 10
-"""Exit status of the deliberate admin exit (the service does not restart after it)."""
 MAX_SLEEP_NS = 1000 * 1_000_000
 """The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
 BLINK_SLEEP_NS = 125 * 1_000_000
@@ -84,6 +86,8 @@ class Controller:
         journal: Journal | None = None,
         keeper: JournalKeeper | None = None,
         surroundings: Surroundings | None = None,
+        owner_pin: LoadedPin | None = None,
+        config_path: str | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
@@ -116,6 +120,9 @@ class Controller:
         self._shown_since = 0
         """When a frame first showed that meaning."""
         self._last_press: dict[tuple[int | None, Button], int] = {}
+        self.owner = OwnerDesk(self, owner_pin, config_path)
+        """The owner's PIN keypad, stopping a match, the settings editor (``owner_pin``: from
+        ``kiosk.owner.load_pin``, None: no PIN; ``config_path``: where Save writes, None: nowhere)."""
         self.refresh_texts()
         self.resume()
         self.stall.reset(self.clock.now())
@@ -181,6 +188,7 @@ class Controller:
         self.ui.screen = Screen.HOME
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
+        self.owner.close()
         self.ui.changed()
 
     def use_journal(self, journal: Journal | None) -> None:
@@ -209,7 +217,8 @@ class Controller:
         ui = self.ui
         s = self.session
         match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round)
-        return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), match)
+        owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None)
+        return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), owner, match)
 
     def presented(self, now: int) -> None:
         """A frame went on screen at ``now``: from then on inputs mean what it shows."""
@@ -238,6 +247,9 @@ class Controller:
         screen, or a repeat right after a screen change, means nothing."""
         if self._repeat(item) or self.stale(item.arrival_ns):
             return
+        o = self.ui.owner
+        if o.keypad is not None or o.confirm_stop:  # the owner has the screen: the buttons wait
+            return
         arrival = self.arrival(item.arrival_ns)
         if item.button is Button.HELP:
             if self.ui.help_open:
@@ -260,7 +272,8 @@ class Controller:
         """Carry out a tap's ``intent`` (``now``: when the tap was taken in)."""
         if isinstance(intent, do.Noop):
             return
-        if self._interface(intent) or self._navigate(intent) or self._players(intent) or self._command(intent, now):
+        if (self._interface(intent) or self._navigate(intent) or self.owner.handle(intent, now)
+                or self._players(intent) or self._command(intent, now)):
             self.ui.changed()
 
     def _interface(self, intent: do.Intent) -> bool:
@@ -296,6 +309,7 @@ class Controller:
             case do.OpenSettings():
                 self.ui.screen = Screen.SETTINGS
                 self.ui.settings_page = 0  # the settings open at their first page
+                self.ui.owner.notice = ""
                 self.ui.status_line = self.status_text()
             case _:
                 return False
@@ -480,15 +494,24 @@ class Controller:
             self.flight = None
 
     def _check_holds(self, now: int) -> None:
-        for hold in self._holds.values():
+        for source, hold in list(self._holds.items()):
             if now - hold.since_ns >= self.hold_ns:
-                self.running = False
-                self.exit_status = ADMIN_EXIT_STATUS
+                del self._holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
+                self.owner.held(source)
+
+    def finish(self, now: int) -> None:
+        """Before leaving: hand the match to the keeper a last time (a stopped match is committed)."""
+        self._save(now)
 
     def _idle_return(self, now: int) -> None:
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
         ui = self.ui
-        if now - self._last_input_ns < idle_ns or (ui.screen == Screen.HOME and self.session is None):
+        if now - self._last_input_ns < idle_ns:
+            return
+        if ui.owner.keypad is not None or ui.owner.confirm_stop:  # nobody finished the admin exit
+            self.owner.close()
+            ui.changed()
+        if ui.screen == Screen.HOME and self.session is None:
             return
         s = self.session
         if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (
@@ -500,11 +523,12 @@ class Controller:
     def screen_key(self, now: int) -> tuple[object, ...]:
         """Everything a full redraw depends on (besides the clock digits)."""
         s = self.session
+        locked = self.owner.locked_seconds(now) if self.ui.owner.keypad is not None else 0
         if s is None:
-            return (self.ui.version, self.ui.screen)
+            return (self.ui.version, self.ui.screen, locked)
         live = tuple(id(m) for m in s.live_messages(now))
         flying = None if self.flight is None else (id(self.flight), now)
-        return (self.ui.version, self.ui.screen, s.version, live, flying)
+        return (self.ui.version, self.ui.screen, locked, s.version, live, flying)
 
     def next_due_ns(self, now: int) -> int:
         """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
@@ -527,6 +551,9 @@ class Controller:
                     due.append(now + BLINK_SLEEP_NS)
             due.extend(message.until_ns for message in s.live_messages(now))
         due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
+        until = self.ui.owner.locked_until_ns
+        if self.ui.owner.keypad is not None and until is not None and until > now:
+            due.append(now + (until - now) % NS_PER_S + 1)  # the lock's countdown, and its end
         return min(due)
 
     # -- texts -------------------------------------------------------------------------------

@@ -286,3 +286,68 @@ class ReplayTo(Intent):
 @dataclass(frozen=True, slots=True)
 class Back(Intent):
     """From a replay to its history, from a history to the leaderboard."""
+
+
+# -- the owner ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PinDigit(Intent):
+    """A digit on the owner's PIN keypad."""
+
+    digit: str
+
+
+@dataclass(frozen=True, slots=True)
+class PinBackspace(Intent):
+    """The keypad's ← key."""
+
+
+@dataclass(frozen=True, slots=True)
+class PinCancel(Intent):
+    """Close the keypad, nothing done."""
+
+
+@dataclass(frozen=True, slots=True)
+class PinOk(Intent):
+    """Check the PIN typed (then exit, ask to stop the match, or open the settings editor)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmStop(Intent):
+    """Yes, stop the kiosk: the match in progress ends without a result."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelStop(Intent):
+    """No, the match goes on."""
+
+
+@dataclass(frozen=True, slots=True)
+class EditSettings(Intent):
+    """The settings screen's Edit: asks for the PIN, then opens the editor."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepSetting(Intent):
+    """Move a number of the editor (``key``: from ``kiosk.owner.EDITABLE``) by ``steps`` of its step."""
+
+    key: str
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextChoice(Intent):
+    """The editor's toggle for ``key``: on / off, table / upright, the next language."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSettings(Intent):
+    """Write the editor's changes into the configuration file."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelSettings(Intent):
+    """Close the editor, nothing written."""

@@ -85,6 +85,32 @@ class Records:
 
 
 @dataclass
+class OwnerState:
+    """The owner's screens (part of ``UiState``): the PIN keypad, the stop confirmation, the settings editor."""
+
+    keypad: str | None = None
+    """Why the PIN keypad is open: "exit" (the admin corner or key), "settings" (Edit); None: closed."""
+    facing: int | None = None
+    """The player the keypad is turned toward in table mode (the admin corner's side), None: upright."""
+    digits: str = ""
+    """The digits typed so far (shown as dots)."""
+    error: str = ""
+    """Why the last PIN was not taken (a ``Text``): wrong, or locked."""
+    wrong: int = 0
+    """Wrong PINs in a row (the keypad locks at ``owner.MAX_WRONG``)."""
+    locked_until_ns: int | None = None
+    """The keypad takes no PIN before this time (after too many wrong ones)."""
+    confirm_stop: bool = False
+    """The right PIN was given during a match: "Stop the kiosk?" waits for Yes or No."""
+    editing: dict[str, object] | None = None
+    """The settings editor's values (keys of ``kiosk.owner.EDITABLE``); None: the editor is closed."""
+    notice: str = ""
+    """What the last Save did (a ``Text``), shown on the settings screen."""
+    notice_ok: bool = False
+    """Whether that Save succeeded."""
+
+
+@dataclass
 class UiState:
     """What the screen shows beyond the match: the screen, overlays, confirmations, notices."""
 
@@ -112,6 +138,8 @@ class UiState:
     """The help's language when chosen on its tabs (None: the host language)."""
     records: Records = field(default_factory=Records)
     """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
+    owner: OwnerState = field(default_factory=OwnerState)
+    """The owner's PIN keypad, stop confirmation and settings editor."""
 
     def __post_init__(self) -> None:
         self.language = normalise(self.language)

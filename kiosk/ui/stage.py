@@ -4,7 +4,8 @@ tap's intent offered to them top to bottom.
 The stack is read from the state each time (a button press, a lost clock or the idle return can
 change the screen as well as a tap): the base screen (home, settings, the leaderboard, a history,
 a replay, or the table's scene for the match's phase), then the overlays (Resign confirmations, the
-rules help, the warning banner, chips in flight, the name picker or its keyboard). An opaque scene
+rules help, the warning banner, chips in flight, the name picker or its keyboard, the owner's PIN
+keypad or "Stop the kiosk?"). An opaque scene
 hides, and takes the taps of, everything beneath it.
 """
 
@@ -27,6 +28,7 @@ from kiosk.ui.scenes.help import Help
 from kiosk.ui.scenes.history import History
 from kiosk.ui.scenes.home import Home
 from kiosk.ui.scenes.keyboard import Keyboard
+from kiosk.ui.scenes.keypad import Keypad, StopConfirm
 from kiosk.ui.scenes.leaderboard import Leaderboard
 from kiosk.ui.scenes.match_over import MatchOver
 from kiosk.ui.scenes.picker import Picker
@@ -36,6 +38,7 @@ from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
 from kiosk.ui.scenes.saving import SavingBanner
 from kiosk.ui.scenes.settings import Settings
+from kiosk.ui.scenes.settings_edit import SettingsEditor
 from kiosk.ui.scenes.settlement import Settlement
 from kiosk.ui.scenes.table import TableScene, draw_clock_face
 from kiosk.ui.widgets import Hotspot, format_bank, format_delay
@@ -50,6 +53,9 @@ class Stage:
         self.controller = controller
         self.home = Home(context)
         self.settings = Settings(context)
+        self.settings_edit = SettingsEditor(context)
+        self.keypad = Keypad(context)
+        self.stop_confirm = StopConfirm(context)
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
         }
@@ -83,7 +89,7 @@ class Stage:
         base: Scene
         table: TableScene | None = None
         if screen is Screen.SETTINGS:
-            base = self.settings
+            base = self.settings if ui.owner.editing is None else self.settings_edit
         elif screen in self.screens:
             base = self.screens[screen]
         elif screen is Screen.HOME or session is None:
@@ -105,6 +111,10 @@ class Stage:
             scenes.append(self.flight)
         if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
+        if ui.owner.confirm_stop:  # the owner's, over everything
+            scenes.append(self.stop_confirm)
+        elif ui.owner.keypad is not None:
+            scenes.append(self.keypad)
         return scenes
 
     def handle(self, intent: Intent, now: int) -> bool:

@@ -183,6 +183,7 @@ def test_the_idle_return_goes_home_between_matches_but_never_leaves_a_match_in_p
 
 def test_holding_the_admin_corner_long_enough_leaves_with_status_10() -> None:
     c, clock = make()
+    c.simulator = True  # no PIN file: the simulator leaves without one (the keypad: test_kiosk_owner_screens.py)
     c.hold("mouse", clock.now())
     c.update(clock.advance(4.9))
     assert c.running

@@ -25,5 +25,7 @@ keyboard        a new player's name
 leaderboard     named players by rating
 history         a player's matches
 replay          a stored match step by step
+keypad          the owner PIN keypad, "Stop the kiosk?"
+settings_edit   the owner's settings editor
 ==============  ======================================================================
 """

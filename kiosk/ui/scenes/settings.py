@@ -1,11 +1,12 @@
 """The settings screen: what the kiosk runs with (screen, clock, buttons, panel, language) and every
-warning, paged when they take more than one screen; Back and Rules."""
+warning, paged when they take more than one screen; Back, Rules, and Edit (the owner PIN, then the
+editor: ``settings_edit``); what the last Save did on its first line."""
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.table.intents import GoHome, OpenHelp, SettingsPage
+from kiosk.table.intents import EditSettings, GoHome, OpenHelp, SettingsPage
 from kiosk.ui import fonts, theme
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.widgets import Hotspot, draw_button, paragraph, rows_for, text
@@ -27,7 +28,7 @@ def pack_pages(lines: list[tuple[str, int]], rows: int) -> list[list[tuple[str, 
 class Settings(Scene):
     """The settings' lines, each on as many rows as it needs (up to four), a page at a time."""
 
-    offers = (GoHome, OpenHelp, SettingsPage)
+    offers = (GoHome, OpenHelp, SettingsPage, EditSettings)
 
     def _layout(self) -> tuple[pygame.Rect, pygame.Rect, int, list[list[tuple[str, int]]]]:
         """The Back button, the lines' box, a row's height and the pages of lines."""
@@ -35,7 +36,8 @@ class Settings(Scene):
         w, h = context.size
         t = context.t
         ui = context.ui
-        lines = ui.status_line.split("\n") if ui.status_line else []
+        lines = [t(ui.owner.notice)] if ui.owner.notice else []
+        lines += ui.status_line.split("\n") if ui.status_line else []
         lines += [t._("Warning: {warning}", warning=t(x)) for x in fonts.warnings()]
         back = pygame.Rect(0, 0, int(w * 0.25), max(40, int(h * 0.1)))
         back.bottomright = (w // 2 - 8, h - int(h * 0.04))
@@ -58,12 +60,14 @@ class Settings(Scene):
         back, box, row_h, pages = self._layout()
         page = min(context.ui.settings_page, len(pages) - 1)
         y = box.y
+        notice = t(context.ui.owner.notice) if context.ui.owner.notice else None
         for line, rows in pages[page]:
             rect = pygame.Rect(box.x, y, box.width, rows * row_h)
+            colour = theme.TEXT if line != notice else theme.ACCENT if context.ui.owner.notice_ok else theme.DANGER
             if rows == 1:
-                text(surface, line, rect, row_h - 4, align="left")
+                text(surface, line, rect, row_h - 4, colour, align="left")
             else:
-                paragraph(surface, line, rect, row_h - 4, min_size=theme.MIN_READABLE, align="left")
+                paragraph(surface, line, rect, row_h - 4, colour, min_size=theme.MIN_READABLE, align="left")
             y += rows * row_h
         draw_button(surface, back, t._("Back"), primary=True)
         spots.append(Hotspot(back, GoHome()))
@@ -71,6 +75,10 @@ class Settings(Scene):
         rules.bottomleft = (w // 2 + 8, back.bottom)
         draw_button(surface, rules, t._("Rules"))
         spots.append(Hotspot(rules, OpenHelp()))
+        edit = pygame.Rect(0, 0, int(w * 0.2), back.height)
+        edit.topright = (w - int(w * 0.03), int(h * 0.03))
+        draw_button(surface, edit, t._("Edit"))
+        spots.append(Hotspot(edit, EditSettings()))
         if len(pages) > 1:
             side = pygame.Rect(0, 0, back.left - 8 - int(w * 0.03), back.height)
             side.bottomleft = (int(w * 0.03), back.bottom)
@@ -83,6 +91,6 @@ class Settings(Scene):
                 draw_button(surface, side, t._("Next"))
                 spots.append(Hotspot(side, SettingsPage(page + 1)))
             text(surface, t._("Page {page} of {pages}", page=page + 1, pages=len(pages)),
-                 pygame.Rect(int(w * 0.6), int(h * 0.04), int(w * 0.38), int(h * 0.1)), int(h * 0.04), theme.TEXT_DIM,
-                 align="right")
+                 pygame.Rect(int(w * 0.03), int(h * 0.04), int(w * 0.25), int(h * 0.1)), int(h * 0.04), theme.TEXT_DIM,
+                 align="left")
         return spots

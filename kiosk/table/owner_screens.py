@@ -1,0 +1,249 @@
+"""The owner's screens at work (no pygame): the PIN keypad, stopping a match, the settings editor.
+
+- **The keypad** opens when the admin corner (or key) is held long enough (``purpose`` "exit") or at
+  the settings screen's Edit ("settings"). The right PIN (``OwnerPin.check``) leaves the kiosk with
+  status 10 — after "Stop the kiosk?" when a match is in progress — or opens the settings editor.
+  A wrong PIN says so and counts; ``MAX_WRONG`` wrong PINs in a row lock the keypad for
+  ``LOCK_SECONDS`` (on the controller's clock). Without a usable PIN (no PIN file) the keypad says
+  the owner screens are locked and how to set the PIN; in simulator mode the admin exit then works
+  without a PIN, as before there was one.
+- **Stopping** a match in progress aborts it unrated, "stopped by the owner", and has the keeper
+  commit that before the kiosk leaves.
+- **The settings editor** changes the keys of ``kiosk.owner.EDITABLE`` (steppers and toggles) and
+  saves them with ``write_settings`` into the configuration file the kiosk was started with; the
+  next match uses the new match settings, orientation and language apply at the kiosk's next start.
+  Without a configuration file nothing is written, and the screen says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine import NS_PER_S, Phase
+from kiosk.config import KioskConfig
+from kiosk.i18n import LANGUAGES, N_, T, next_language
+from kiosk.owner import EDITABLE, SET_PIN_HINT, LoadedPin, OwnerError, write_settings
+from kiosk.table import intents as do
+from kiosk.table.state import OwnerState
+
+if TYPE_CHECKING:
+    from kiosk.table.controller import Controller
+
+MAX_WRONG = 5
+"""Wrong PINs in a row before the keypad locks."""
+LOCK_SECONDS = 60
+"""How long the keypad stays locked after ``MAX_WRONG`` wrong PINs."""
+MAX_DIGITS = 8
+STOPPED_BY_OWNER = N_("stopped by the owner")
+"""The reason of a match the owner stopped (kept as the outcome's message id)."""
+ADMIN_EXIT_STATUS = 10
+"""Exit status of the deliberate admin exit (the service does not restart after it)."""
+
+STEPS: dict[str, int] = {"match.bank_seconds": 15, "match.delay_seconds": 1, "match.balances": 10, "sound.volume": 10}
+"""The stepped settings and their step."""
+LIMITS: dict[str, tuple[int, int]] = {"match.bank_seconds": (15, 3600), "match.delay_seconds": (0, 600),
+                                      "match.balances": (10, 10_000), "sound.volume": (0, 100)}
+ORIENTATIONS = ("table", "upright")
+
+
+def settings_of(config: KioskConfig) -> dict[str, object]:
+    """The values of the editable keys in ``config``."""
+    def number(value: float) -> int | float:
+        return int(value) if float(value).is_integer() else value
+
+    return {
+        "match.bank_seconds": number(config.match.bank_seconds),
+        "match.delay_seconds": number(config.match.delay_seconds),
+        "match.balances": int(config.match.balances),
+        "match.handover": bool(config.match.handover),
+        "display.orientation": config.display.orientation,
+        "kiosk.language": config.kiosk.language,
+        "sound.volume": int(config.sound.volume),
+    }
+
+
+class OwnerDesk:
+    """What the owner's intents do (the state is ``controller.ui.owner``)."""
+
+    def __init__(self, controller: Controller, pin: LoadedPin | None, config_path: str | None) -> None:
+        self.controller = controller
+        path = controller.config.kiosk.owner_pin_file
+        self.pin = pin if pin is not None else LoadedPin(None, T(
+            "no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
+            path=path, command=SET_PIN_HINT))
+        self.config_path = config_path
+        self.saved = settings_of(controller.config)
+        """The editable values as last read or saved (Save writes only what differs)."""
+
+    @property
+    def state(self) -> OwnerState:
+        return self.controller.ui.owner
+
+    # -- the keypad ------------------------------------------------------------------------------
+
+    def held(self, source: Hashable) -> None:
+        """The admin corner (or key) was held long enough: the keypad, or without a PIN in the
+        simulator the exit at once."""
+        if self.pin.pin is None and self.controller.simulator:
+            self.leave()
+            return
+        self.open_keypad("exit", facing=1)
+
+    def open_keypad(self, purpose: str, facing: int | None) -> None:
+        o = self.state
+        if o.keypad is None and not o.confirm_stop:
+            o.keypad, o.facing, o.digits = purpose, facing, ""
+            o.error = ""
+        self.controller.ui.changed()
+
+    def locked_seconds(self, now: int) -> int:
+        """Whole seconds the keypad stays locked (0: it takes PINs)."""
+        until = self.state.locked_until_ns
+        if until is None or now >= until:
+            return 0
+        return -(-(until - now) // NS_PER_S)
+
+    def handle(self, intent: do.Intent, now: int) -> bool:
+        """Carry out an owner's intent; False when ``intent`` is none of them."""
+        o = self.state
+        match intent:
+            case do.PinDigit(digit):
+                if o.keypad is not None and self.locked_seconds(now) == 0 and len(o.digits) < MAX_DIGITS:
+                    o.digits += digit[:1]
+                    o.error = ""
+            case do.PinBackspace():
+                o.digits = o.digits[:-1]
+            case do.PinCancel():
+                o.keypad, o.digits, o.error = None, "", ""
+            case do.PinOk():
+                self.check(now)
+            case do.ConfirmStop():
+                self.stop(now)
+            case do.CancelStop():
+                o.confirm_stop = False
+            case do.EditSettings():
+                o.notice = ""
+                self.open_keypad("settings", facing=None)
+            case do.StepSetting(key, steps):
+                self.step(key, steps)
+            case do.NextChoice(key):
+                self.next_choice(key)
+            case do.SaveSettings():
+                self.save()
+            case do.CancelSettings():
+                o.editing = None
+            case _:
+                return False
+        return True
+
+    def check(self, now: int) -> None:
+        """The keypad's OK: the right PIN does what the keypad was opened for; a wrong one counts."""
+        o = self.state
+        pin = self.pin.pin
+        if o.keypad is None or pin is None or self.locked_seconds(now) > 0 or not o.digits:
+            return
+        digits, o.digits = o.digits, ""
+        if not pin.check(digits):
+            o.wrong += 1
+            o.error = T("Wrong PIN")
+            if o.wrong >= MAX_WRONG:
+                o.wrong = 0
+                o.locked_until_ns = now + LOCK_SECONDS * NS_PER_S
+                o.error = ""
+            return
+        o.wrong, o.error, o.locked_until_ns = 0, "", None
+        purpose, o.keypad = o.keypad, None
+        if purpose == "settings":
+            o.editing = dict(self.saved)
+            o.notice = ""
+        elif self.match_in_progress():
+            o.confirm_stop = True
+        else:
+            self.leave()
+
+    def match_in_progress(self) -> bool:
+        """A match past its first Start and not over."""
+        s = self.controller.session
+        if s is None or s.match.is_over:
+            return False
+        return not (s.match.phase is Phase.READY and s.match.round == 0)
+
+    def stop(self, now: int) -> None:
+        """Yes: abort the match unrated ("stopped by the owner"), commit it, and leave."""
+        o = self.state
+        if not o.confirm_stop:
+            return
+        o.confirm_stop = False
+        s = self.controller.session
+        if s is not None and self.match_in_progress():
+            s.abort(T(STOPPED_BY_OWNER), now)
+        self.controller.finish(now)
+        self.leave()
+
+    def leave(self) -> None:
+        self.controller.running = False
+        self.controller.exit_status = ADMIN_EXIT_STATUS
+
+    # -- the settings editor -----------------------------------------------------------------------
+
+    def step(self, key: str, steps: int) -> None:
+        values = self.state.editing
+        if values is None or key not in STEPS:
+            return
+        low, high = LIMITS[key]
+        value = values[key]
+        assert isinstance(value, int | float)
+        moved = min(high, max(low, value + steps * STEPS[key]))
+        values[key] = int(moved) if float(moved).is_integer() else moved
+
+    def next_choice(self, key: str) -> None:
+        values = self.state.editing
+        if values is None:
+            return
+        value = values.get(key)
+        if key == "match.handover":
+            values[key] = not value
+        elif key == "display.orientation":
+            values[key] = ORIENTATIONS[(ORIENTATIONS.index(str(value)) + 1) % 2] if value in ORIENTATIONS else "table"
+        elif key == "kiosk.language":
+            values[key] = next_language(str(value)) if value in LANGUAGES else LANGUAGES[0]
+
+    def changes(self) -> dict[str, object]:
+        """What the editor changed (in ``EDITABLE``'s order)."""
+        values = self.state.editing or {}
+        return {key: values[key] for key in EDITABLE if key in values and values[key] != self.saved.get(key)}
+
+    def save(self) -> None:
+        """Write the changes; the editor closes on success, and the settings screen says what happened."""
+        o = self.state
+        if o.editing is None:
+            return
+        changes = self.changes()
+        if not changes:
+            o.editing, o.notice, o.notice_ok = None, T("Nothing was changed."), True
+            return
+        if self.config_path is None:
+            o.notice, o.notice_ok = T("The kiosk was started without a configuration file (--config), so there "
+                                      "is nowhere to save; nothing was saved."), False
+            return
+        try:
+            loaded = write_settings(self.config_path, changes)
+        except OwnerError as exc:
+            o.notice, o.notice_ok = exc.text, False
+            return
+        controller = self.controller
+        self.saved = {**self.saved, **settings_of(loaded.config)}
+        controller.config = replace(controller.config, match=loaded.config.match)
+        o.editing, o.notice_ok = None, True
+        later = {"display.orientation", "kiosk.language"} & changes.keys()
+        o.notice = (T("Saved. The changes apply from the next match; orientation and language from the next "
+                      "start of the kiosk.") if later else T("Saved. The changes apply from the next match."))
+        controller.refresh_texts()
+
+    def close(self) -> None:
+        """Going home (Home, the idle return): the keypad, the stop confirmation and the editor close
+        (the count of wrong PINs and the lock stay)."""
+        o = self.state
+        o.keypad, o.digits, o.error, o.confirm_stop, o.editing, o.notice = None, "", "", False, None, ""

@@ -251,11 +251,16 @@ class JournalKeeper:
         return self.state
 
     def close(self) -> None:
-        """A last attempt to write what is pending, then close the journal."""
+        """A last attempt to write what is pending (opening the journal first if it never could be
+        opened, whatever the back-off says), then close the journal; never raises."""
+        if self.journal is None and self.path is not None and self._recorders:
+            try:
+                self._open()
+            except KioskStoreError:
+                return
         if self.journal is not None:
             try:
-                for recorder in self._recorders:
-                    recorder.flush()
+                self._write_all()
             except KioskStoreError:
                 pass
             self.journal.close()

@@ -386,10 +386,6 @@ def test_a_damaged_page_at_start_is_moved_aside_and_the_kiosk_plays_and_saves(tm
     assert steps(new_entries) == ["start", "reveal"]
 
 
-@pytest.mark.xfail(raises=AssertionError, reason=(
-    "kiosk bug: JournalKeeper.close() makes its 'last attempt' only when a journal is open; a journal "
-    "that could not be opened at start (full disk) is not tried again at exit, so a stop before the "
-    "back-off's next attempt loses the matches kept in memory although the disk has room again"))
 def test_a_stop_soon_after_a_full_disk_at_start_has_room_again_still_saves_the_match(tmp_path: Path) -> None:
     with tiny_disk(tmp_path / "disk") as disk:
         junk = fill(disk)

@@ -456,3 +456,23 @@ def test_backoff_doubles_from_a_second_to_a_minute() -> None:
     b = Backoff()
     assert [b.delay_ns(n) // S for n in range(1, 10)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
     assert Backoff(first_ns=S // 2, max_ns=3 * S).delay_ns(4) == 3 * S
+
+
+def test_close_writes_a_match_kept_in_memory_into_a_journal_that_could_never_be_opened(tmp_path: Path) -> None:
+    import random
+
+    from engine import MatchConfig, Start, shuffle_deal
+
+    folder = tmp_path / "state"
+    folder.write_text("a file where the folder should be")  # the journal cannot be opened
+    keeper = JournalKeeper.open(folder / "journal.sqlite3", "boot-1", 0)
+    assert keeper.journal is None and keeper.state.problem is not None
+    match = keeper.begin(MatchConfig(), (None, None), 1)
+    match.apply(Start(0, shuffle_deal(random.Random(5))), 2)
+    keeper.sync(match, 3)
+    folder.unlink()
+    folder.mkdir()  # room again, but the back-off's next attempt is not due yet
+    keeper.close()
+    with Journal.open(folder / "journal.sqlite3") as journal:
+        [record] = journal.matches()
+        assert [e.step["do"] for e in journal.commands(record.id)] == ["start"]

@@ -28,6 +28,7 @@ What the keeper does on each fault (docs/journal.md, "Faults"):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -259,10 +260,8 @@ class JournalKeeper:
             except KioskStoreError:
                 return
         if self.journal is not None:
-            try:
+            with contextlib.suppress(KioskStoreError):  # what cannot be written now is lost with the process
                 self._write_all()
-            except KioskStoreError:
-                pass
             self.journal.close()
 
     # -- inside ----------------------------------------------------------------------------------

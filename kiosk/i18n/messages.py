@@ -19,15 +19,18 @@ def as_text(value: object) -> Text:
     """``value`` (a ``Text``, a hardware notice, an engine error, ...) as a translatable ``Text``."""
     if isinstance(value, Text):
         return value
-    msgid = getattr(value, "msgid", None) or getattr(value, "template", None)
-    params = getattr(value, "params", None)
-    if isinstance(msgid, str) and isinstance(params, Mapping):
+    msgid, params = _message_id(value), getattr(value, "params", None)
+    if msgid is not None and isinstance(params, Mapping):
         return Text(msgid, {k: _param(v) for k, v in params.items()})
     return Text(str(value))  # text from outside the project (an OS error, say): shown as it is
 
 
+def _message_id(value: object) -> str | None:
+    """A message value's id: a notice's ``msgid`` or an engine error's ``template``."""
+    found = getattr(value, "msgid", None) or getattr(value, "template", None)
+    return found if isinstance(found, str) else None
+
+
 def _param(value: Any) -> Any:
-    nested = getattr(value, "msgid", None) or getattr(value, "template", None)
-    if isinstance(value, Text) or not isinstance(nested, str):
-        return value
-    return as_text(value)
+    """A parameter: nested message values become texts too, anything else stays as it is."""
+    return as_text(value) if not isinstance(value, Text) and _message_id(value) is not None else value

@@ -9,11 +9,12 @@ a match of its own, unchanged by the steps after it.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from engine import NS_PER_MS, EngineError, IllegalAction, Match
-from engine.scenario import parse_scenario, step_action
+from engine.scenario import parse_scenario, play_scenario, state_json, step_action
 from engine.snapshot import restore_text, save_text
 from kiosk.store.database import Database, HasDatabase, database_of
 from kiosk.store.errors import StoreCorrupt, internal
@@ -125,6 +126,18 @@ def replay_states(store: Database | HasDatabase, match_id: int) -> Iterator[Repl
                 raise StoreCorrupt(internal("match {match}: a stored step is refused on replay: {error}",
                                             match=match_id, error=str(exc))) from exc
         yield Replayed(copy.deepcopy(step), Match.from_dict(copy.deepcopy(match.to_dict())))
+
+
+def replays_as_recorded(store: Database | HasDatabase, match_id: int) -> bool | None:
+    """Whether the match, exported as a conformance scenario and replayed by the engine, ends in the
+    state its last stored row recorded, every step accepted (None: the match has no rows)."""
+    with database_of(store).read() as conn:
+        entries = read_entries(conn, match_id)
+    if not entries:
+        return None
+    result = play_scenario(parse_scenario(export_scenario(store, match_id)))
+    final = Match.from_dict(json.loads(entries[-1].snapshot))  # type: ignore[arg-type]
+    return result["state"] == state_json(final, entries[-1].arrival_ns) and all(s["ok"] for s in result["steps"])
 
 
 def ns_to_ms(ns: int) -> int | float:

@@ -309,11 +309,7 @@ class Database:
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         except OSError as exc:
-            error = str(exc.strerror or exc)
-            raise StoreUnavailable(T(
-                "The match journal {path} was deleted while the kiosk was running and cannot be written again "
-                "({error}). Matches will not survive a restart.", path=str(self.path), error=error),
-                why=T("it was deleted and cannot be written again ({error})", error=error)) from exc
+            raise self._not_written_again(exc) from exc
         moved = None
         if identity is not None:  # another file took its place: set it aside, its own -wal stays
             moved = move_aside(self.path, wall, kind="replaced", sidecars=False)
@@ -330,6 +326,14 @@ class Database:
                                  error=str(damage.reason)), why=T("the journal is damaged ({error})",
                                                                   error=str(damage.reason))) from damage
 
+    def _not_written_again(self, exc: OSError) -> StoreUnavailable:
+        """The error for a deleted file whose copy cannot be put back in its place."""
+        error = str(exc.strerror or exc)
+        return StoreUnavailable(T(
+            "The match journal {path} was deleted while the kiosk was running and cannot be written again "
+            "({error}). Matches will not survive a restart.", path=str(self.path), error=error),
+            why=T("it was deleted and cannot be written again ({error})", error=error))
+
     def _put_back(self) -> None:
         """Move the copy of a deleted file into its place and say so (kept for the next try on failure)."""
         assert self._rewritten is not None
@@ -338,11 +342,7 @@ class Database:
             os.replace(fresh, self.path)
             fsync_dir(self.path.parent)
         except OSError as exc:
-            error = str(exc.strerror or exc)
-            raise StoreUnavailable(T(
-                "The match journal {path} was deleted while the kiosk was running and cannot be written again "
-                "({error}). Matches will not survive a restart.", path=str(self.path), error=error),
-                why=T("it was deleted and cannot be written again ({error})", error=error)) from exc
+            raise self._not_written_again(exc) from exc
         self._rewritten = None
         name = self.path.name
         if moved is None:

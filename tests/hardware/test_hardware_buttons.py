@@ -20,18 +20,6 @@ from kiosk.timesource import FakeClock
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory()
-    yield factory
-    factory.close()
-
-
-@pytest.fixture
 def queue(clock: FakeClock) -> EventQueue:
     return EventQueue(clock)
 

@@ -18,13 +18,6 @@ A, R, D = Button.ACCEPT, Button.RAISE, Button.DECLINE
 
 
 @pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory()
-    yield factory
-    factory.close()
-
-
-@pytest.fixture
 def leds(factory: MockFactory) -> Iterator[GpioLeds]:
     leds = GpioLeds(default_bindings(DEFAULT_LED_PINS), factory, blink_ms=250)
     yield leds

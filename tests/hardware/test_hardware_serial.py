@@ -64,11 +64,6 @@ def loop_port() -> serial.SerialBase:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def queue(clock: FakeClock) -> EventQueue:
     return EventQueue(clock)
 

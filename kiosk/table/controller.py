@@ -21,26 +21,29 @@ and the named players (``desk``):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from engine import NS_PER_S, Phase, Transfer
 from hardware.events import Button, InputEvent
 from hardware.state import PanelState, PlayerPanel
 from kiosk.config import KioskConfig
-from kiosk.i18n import NATIVE_NAMES, translator
-from kiosk.i18n.messages import as_text
 from kiosk.owner import LoadedPin
 from kiosk.store.errors import KioskStoreError
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
+from kiosk.table.dispatch import desk_intent, match_intent
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OwnerDesk
 from kiosk.table.players import PlayerDesk
+from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
+from kiosk.table.presses import PressTiming
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
+from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
+from kiosk.table.texts import key_legend, status_text
 from kiosk.timesource import Clock
 
 MAX_SLEEP_NS = 1000 * 1_000_000
@@ -48,8 +51,6 @@ MAX_SLEEP_NS = 1000 * 1_000_000
 BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 LOW_BANK_NS = 20 * NS_PER_S
-REPEAT_NS = 300 * 1_000_000
-"""A press of the same button this soon after its previous one, across a screen change, is a repeat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +59,6 @@ class Hold:
 
     since_ns: int
     source: Hashable
-
-
-@dataclass(frozen=True, slots=True)
-class Surroundings:
-    """What the controller reports about the machine it runs on (settings screen, key legend)."""
-
-    screen_size: tuple[int, int] = (0, 0)
-    backend: str = "mock"
-    """The GPIO backend in use."""
-    panel_status: Callable[[], str | None] = lambda: None
-    """The serial panel's state now ("connected", ...), None without a panel."""
 
 
 class Controller:
@@ -115,11 +105,8 @@ class Controller:
         self._holds: dict[Hashable, Hold] = {}
         self._last_input_ns = clock.now()
         """The idle return counts from the latest input, or from the start (a resume's message stays)."""
-        self._shown_meaning: tuple[object, ...] | None = None
-        """What inputs meant on the newest frame on screen (None: no frame yet)."""
-        self._shown_since = 0
-        """When a frame first showed that meaning."""
-        self._last_press: dict[tuple[int | None, Button], int] = {}
+        self.presses = PressTiming()
+        """What inputs meant on the newest frame on screen, and the buttons' last presses."""
         self.owner = OwnerDesk(self, owner_pin, config_path)
         """The owner's PIN keypad, stopping a match, the settings editor (``owner_pin``: from
         ``kiosk.owner.load_pin``, None: no PIN; ``config_path``: where Save writes, None: nowhere)."""
@@ -222,30 +209,18 @@ class Controller:
 
     def presented(self, now: int) -> None:
         """A frame went on screen at ``now``: from then on inputs mean what it shows."""
-        meaning = self.meaning()
-        if meaning != self._shown_meaning:
-            self._shown_meaning, self._shown_since = meaning, now
+        self.presses.presented(self.meaning(), now)
 
     def stale(self, arrival_ns: int) -> bool:
         """Whether an input that arrived at ``arrival_ns`` came before the screen showed what inputs
         mean now (it was meant for an earlier screen, or an earlier input of the same frame changed
         the meaning and no frame has shown it yet)."""
-        if self._shown_meaning is None:
-            return False
-        return self.meaning() != self._shown_meaning or arrival_ns < self._shown_since
-
-    def _repeat(self, item: InputEvent) -> bool:
-        """The same button again less than ``REPEAT_NS`` after its previous press, with a screen change
-        in between (the earlier press made it): a bounce or a double press, not a new decision."""
-        key = (item.player, item.button)
-        before = self._last_press.get(key)
-        self._last_press[key] = item.arrival_ns
-        return before is not None and before < self._shown_since <= item.arrival_ns < before + REPEAT_NS
+        return self.presses.stale(self.meaning(), arrival_ns)
 
     def press(self, item: InputEvent) -> None:
         """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier
         screen, or a repeat right after a screen change, means nothing."""
-        if self._repeat(item) or self.stale(item.arrival_ns):
+        if self.presses.repeat(item) or self.stale(item.arrival_ns):
             return
         o = self.ui.owner
         if o.keypad is not None or o.confirm_stop:  # the owner has the screen: the buttons wait
@@ -319,7 +294,7 @@ class Controller:
         """The named players' screens: picker, keyboard, leaderboard, history, replay (a journal that
         fails under them is a warning, and the kiosk goes home; the keeper repairs it at the next frame)."""
         try:
-            return self._desk(intent)
+            return desk_intent(self.desk, intent)
         except KioskStoreError as exc:
             self.ui.warnings = (*self.ui.warnings, exc.text)
             self.ui.records.picker = None
@@ -329,81 +304,14 @@ class Controller:
                 self.ui.screen = Screen.MATCH
             return True
 
-    def _desk(self, intent: do.Intent) -> bool:
-        desk = self.desk
-        match intent:
-            case do.OpenPicker(seat):
-                desk.open_picker(seat)
-            case do.ClosePicker():
-                desk.close_picker()
-            case do.PickPlayer(_, player_id):
-                desk.pick(player_id)
-            case do.PickerPage(page):
-                desk.picker_page(page)
-            case do.NewPlayer():
-                desk.new_player()
-            case do.Key(ch):
-                desk.key(ch)
-            case do.Shift():
-                desk.shift()
-            case do.Backspace():
-                desk.backspace()
-            case do.CancelName():
-                desk.cancel_name()
-            case do.ConfirmName():
-                desk.confirm_name()
-            case do.OpenLeaderboard():
-                desk.open_leaderboard()
-            case do.LeaderboardPage(page):
-                desk.leaderboard_page(page)
-            case do.OpenHistory(player_id):
-                desk.open_history(player_id)
-            case do.HistoryPage(page):
-                desk.history_page(page)
-            case do.OpenReplay(match_id):
-                desk.open_replay(match_id)
-            case do.ReplayTo(step):
-                desk.replay_to(step)
-            case do.Back():
-                desk.back()
-            case _:
-                return False
-        return True
-
     def _command(self, intent: do.Intent, now: int) -> bool:
         """The match's own taps (nothing without a match)."""
         s = self.session
         if s is None:
             return False
-        arrival = self.arrival(now)
-        match intent:
-            case do.Start(player):
-                self.enter_match()
-                s.press(player, Button.ACCEPT, arrival)
-            case do.Reveal(player) | do.Accept(player):
-                s.press(player, Button.ACCEPT, arrival)
-            case do.Decline(player):
-                s.press(player, Button.DECLINE, arrival)
-            case do.TapTile(_, tile):
-                s.select(tile, arrival)
-            case do.TapPoint(point):
-                s.place_at(point, arrival)
-            case do.DrawTile():
-                s.draw(arrival)
-            case do.StepBid(steps):
-                s.step_bid(steps)
-            case do.PlaceBid():
-                s.submit_bid(arrival)
-            case do.Resign(player):
-                self.ui.confirm_resign.add(player)
-            case do.CancelResign(player):
-                self.ui.confirm_resign.discard(player)
-            case do.ConfirmResign(player):
-                self.ui.confirm_resign.discard(player)
-                s.resign(player, arrival)
-            case _:
-                return False
-        return True
+        if isinstance(intent, do.Start):
+            self.enter_match()
+        return match_intent(s, self.ui, intent, self.arrival(now))
 
     # -- admin exit --------------------------------------------------------------------------
 
@@ -565,35 +473,8 @@ class Controller:
 
     def key_legend(self) -> str:
         """The simulator's keys for the buttons, and the admin exit key."""
-        t = translator(self.ui.language)
-        keys = self.config.hardware.keys
-        names = {Button.ACCEPT: t._("accept"), Button.RAISE: t._("raise"), Button.DECLINE: t._("decline")}
-        parts = []
-        for player in (0, 1):
-            own = [f"{key.upper()} {names.get(button, button.name.lower())}" for key, p, button in keys if p == player]
-            parts.append(t._("Player {number}: {keys}", number=player + 1, keys=", ".join(own)))
-        return t._("Keys  {players}   (hold {key} to quit)", players="   ".join(parts),
-                   key=self.config.kiosk.admin_exit_key)
+        return key_legend(self.config, self.ui.language)
 
     def status_text(self) -> str:
         """The settings screen's lines: screen, hand-over, clock, buttons and panel, language, warnings."""
-        t = translator(self.ui.language)
-        c = self.config
-        where = self.surroundings
-        panel = where.panel_status()
-        size = {"width": where.screen_size[0], "height": where.screen_size[1]}
-        panels = {"disconnected": t._("disconnected"), "handshaking": t._("handshaking"), "connected": t._("connected"),
-                  "incompatible": t._("incompatible")}
-        lines = [
-            t._("Screen: {width} x {height}, table orientation", **size) if c.display.orientation == "table"
-            else t._("Screen: {width} x {height}, upright orientation", **size),
-            t._("Hand-over screen between turns: on") if c.match.handover else t._("Hand-over screen between turns: off"),
-            t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
-                 c.match.balances, bank=f"{c.match.bank_seconds:g}", delay=f"{c.match.delay_seconds:g}"),
-            t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
-                panel=panels.get(panel, panel) if panel else t._("none")),
-            t._("Language: {language}", language=NATIVE_NAMES[t.language]),
-            t._("Change these in the configuration file (see the README)."),
-        ]
-        lines += [t._("Warning: {warning}", warning=t(as_text(w))) for w in self.ui.warnings]
-        return "\n".join(lines)
+        return status_text(self.config, self.ui.language, self.surroundings, self.ui.warnings)

@@ -30,6 +30,7 @@ from kiosk.table.intents import Intent
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
 from kiosk.timesource import Clock, MonotonicClock
+from kiosk.ui.sound import TableSound
 from kiosk.ui.stage import Stage
 from kiosk.ui.widgets import Hotspot
 
@@ -81,6 +82,7 @@ class App:
             surroundings=Surroundings(self.screen.get_size(), self.ports.backend, self._panel_state),
         )
         self.stage = Stage(self.controller, self.screen.get_size(), config.display.orientation)
+        self.sound = TableSound(config.sound.volume, self.controller.session, self.clock.now())
         self._drained = threading.Event()
         self._wakeup = threading.Event()
         self._waker = threading.Thread(target=self._wake_on_hardware, name="hardware-waker", daemon=True)
@@ -160,6 +162,7 @@ class App:
         self.take_inputs(events, now)
         now = self.clock.now()
         controller.update(now)
+        self.sound.update(controller.session, now, controller.config.sound.volume)
         controller.set_panel(self._panel_state())
         self.draw(now)
         self._show_panel(now)
@@ -295,4 +298,5 @@ class App:
         self._waker.join(timeout=1)
         self.notifier.stopping("leaving")
         self.ports.close()
+        self.sound.close()
         pygame.display.quit()

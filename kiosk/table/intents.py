@@ -351,3 +351,13 @@ class SaveSettings(Intent):
 @dataclass(frozen=True, slots=True)
 class CancelSettings(Intent):
     """Close the editor, nothing written."""
+
+
+# -- the keyboard's layouts ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class KeyboardLayout(Intent):
+    """The keyboard's layout key: type in ``layout`` ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``)."""
+
+    layout: str

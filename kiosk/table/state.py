@@ -72,6 +72,8 @@ class Records:
     replay_players: tuple[int | None, int | None] = (None, None)
     names: dict[int, str] = field(default_factory=dict)
     """Player ids to names, for the replay's heading."""
+    layout: str = "latin"
+    """The keyboard's layout ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``): the player's own when it opens."""
 
     def chosen_ids(self) -> tuple[int | None, int | None]:
         """The seats' player ids (None: guest)."""

@@ -31,6 +31,8 @@ def desk_intent(desk: PlayerDesk, intent: do.Intent) -> bool:
             desk.key(ch)
         case do.Shift():
             desk.shift()
+        case do.KeyboardLayout(name):
+            desk.keyboard_layout(name)
         case do.Backspace():
             desk.backspace()
         case do.CancelName():

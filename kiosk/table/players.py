@@ -5,10 +5,11 @@ the leaderboard, a player's history and the step-through replay of a stored matc
 the journal when a screen opens, so that drawing never reads it. The texts the screens make from
 these records (a replay step in words, a rating change) are here too.
 
-The on-screen keyboard types Latin letters, digits, space, hyphen and apostrophe (a one-shot
-"Aa" key changes the case of the next letter; a letter after a space or at the start is a
-capital). Hangul and Cyrillic names would need their own layouts (and Hangul an input method
-that composes syllables): not done.
+The on-screen keyboard types in three layouts (``kiosk.table.layouts``): Latin and Ukrainian
+Cyrillic letters (a one-shot "Aa" key changes the case of the next letter; a letter after a space
+or a hyphen or at the start is a capital), and Korean jamo composed into syllables as they are
+typed (``kiosk.table.hangul``; its one-shot Shift gives the doubled consonants). Backspace takes
+back the last key: one jamo of a Hangul syllable, or one character.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from typing import TYPE_CHECKING
 from engine import EndReason, Match
 from kiosk.i18n import N_, Translator
 from kiosk.store.players import NAME_MAX, PlayerNameError, Players
+from kiosk.table import hangul, layouts
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
 if TYPE_CHECKING:
     from kiosk.store.journal import Journal
     from kiosk.store.keeper import JournalKeeper
 
-KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-'")
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
 BOARD_ROWS = 7
 HISTORY_ROWS = 7
@@ -110,17 +111,32 @@ class PlayerDesk:
         r.picker_page = _within(page, len(r.choices), PICKER_COLUMNS * PICKER_ROWS)
 
     def new_player(self) -> None:
+        """The keyboard, empty, in the layout of the language of the picker's player."""
         if self.players is None:
             return
         r = self.records
         r.typing, r.error, r.upper = "", "", False
+        r.layout = layouts.for_language(self.ui.player_language(r.picker))
 
-    def key(self, ch: str) -> None:
+    def keyboard_layout(self, name: str) -> None:
+        """The keyboard's layout key: type in layout ``name`` (Shift off)."""
         r = self.records
         if self.players is None or r.typing is None:
             return
-        if len(r.typing) < NAME_MAX:
-            r.typing += ch.upper() if r.next_upper() else ch.lower()
+        r.layout, r.upper = layouts.layout(name).name, False
+
+    def key(self, ch: str) -> None:
+        """Type ``ch``: a jamo joins the Hangul syllable before it, a letter takes the case the keyboard shows.
+        Nothing is typed that would make the name longer than ``NAME_MAX``."""
+        r = self.records
+        if self.players is None or r.typing is None:
+            return
+        if ch in hangul.KEYS:
+            typed = hangul.type_key(r.typing, ch)
+        else:
+            typed = r.typing + (ch.upper() if r.next_upper() else ch.lower())
+        if len(typed) <= NAME_MAX:
+            r.typing = typed
         r.upper, r.error = False, ""
 
     def shift(self) -> None:
@@ -132,7 +148,7 @@ class PlayerDesk:
         r = self.records
         if self.players is None or r.typing is None:
             return
-        r.typing, r.error = r.typing[:-1], ""
+        r.typing, r.error = hangul.backspace(r.typing), ""
 
     def cancel_name(self) -> None:
         if self.players is None:

@@ -205,6 +205,8 @@ def test_the_keyboard_says_why_a_name_is_refused_in_the_players_language(kiosk: 
     tap(app, do.PlayerLanguage(0))  # player 1 reads Korean
     tap(app, do.OpenPicker(0))
     tap(app, do.NewPlayer(0))
+    assert app.ui.records.layout == "hangul"  # the keyboard opens in the player's script
+    tap(app, do.KeyboardLayout("latin"))
     assert spot_for(app, do.ConfirmName()) is None  # nothing typed: OK is disabled
     type_name(app, "anna")
     tap(app, do.ConfirmName())

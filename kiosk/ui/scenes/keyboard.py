@@ -1,25 +1,45 @@
-"""Type a new player's name: digits, Latin letters, - and ', space, ← backspace, Aa for the other case
-of the next letter, Cancel, OK; a refused name says why under the field, in that player's language.
+"""Type a new player's name in the player's own script: Latin (English, Indonesian), Ukrainian
+Cyrillic or Korean Hangul (``kiosk.table.layouts``), turned toward the seat's player.
 
-Hangul and Cyrillic names would need their own layouts (and Hangul an input method that composes
-syllables): not done.
+Rows of digits and letters; Shift first in the last row ("Aa": the other case of the next letter;
+"↑" on the Korean layout: its doubled consonants), ← last in the row above; then Cancel, the
+layout key (it shows the next layout's name in its own script), Space and OK. A refused name says
+why under the field, in that player's language.
+
+Every key is at least ``MIN_KEY`` pixels on its short side on an 800 x 480 screen, and the owner's
+hold square in the bottom-left corner stays clear of keys.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.table.intents import Backspace, CancelName, ConfirmName, Key, Shift
-from kiosk.table.players import KEY_ROWS
+from kiosk.table import hangul
+from kiosk.table.intents import Backspace, CancelName, ConfirmName, Key, KeyboardLayout, Shift
+from kiosk.table.layouts import Layout, layout, next_layout
 from kiosk.ui import theme
 from kiosk.ui.scenes.base import Layer, Scene
 from kiosk.ui.widgets import Hotspot, text
+
+MIN_KEY = 48
+"""The smallest side of a key, in pixels, at 800 x 480 (it grows with the screen)."""
+HOLD_SIDE = 48
+"""The owner's hold square at the bottom-left corner at 800 x 480 (``kiosk.ui.regions``): no key there."""
+
+
+def shown_keys(lay: Layout, upper: bool) -> list[list[tuple[str, str]]]:
+    """The layout's rows as (label, typed) pairs: a cased layout shows the case the next letter gets
+    (``upper``); the Korean one its shifted jamo while Shift is on."""
+    rows = lay.keys(upper)
+    if lay.cased:
+        return [[(ch.upper() if upper else ch.lower(), ch) for ch in row] for row in rows]
+    return [[(ch, ch) for ch in row] for row in rows]
 
 
 class Keyboard(Scene):
     """The picker's keyboard (``records.typing``: the name so far), turned toward the seat's player."""
 
-    offers = (Key, Shift, Backspace, CancelName, ConfirmName)
+    offers = (Key, Shift, Backspace, KeyboardLayout, CancelName, ConfirmName)
     opaque = True
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
@@ -31,39 +51,55 @@ class Keyboard(Scene):
         t = context.t_for(seat)
         layer = Layer(context, seat)
         pad = max(6, w // 80)
+        gap = max(4, w // 160)
         head = pygame.Rect(pad, int(h * 0.01), w - 2 * pad, int(h * 0.08))
         text(layer.surface, t._("Player {number}: new player's name", number=seat + 1), head, head.height,
              theme.ACCENT, bold=True)
         field_rect = pygame.Rect(w // 6, head.bottom + 2, w * 2 // 3, int(h * 0.1))
         pygame.draw.rect(layer.surface, theme.PANEL, field_rect, border_radius=6)
         pygame.draw.rect(layer.surface, theme.ACCENT, field_rect, width=2, border_radius=6)
-        shown = r.typing + "_"
-        text(layer.surface, shown, field_rect.inflate(-16, -6), field_rect.height - 8, theme.TEXT, align="left")
+        text(layer.surface, r.typing + "_", field_rect.inflate(-16, -6), field_rect.height - 8, theme.TEXT,
+             align="left")
         error_rect = pygame.Rect(pad, field_rect.bottom + 2, w - 2 * pad, int(h * 0.07))
         if r.error:
             text(layer.surface, t(r.error), error_rect, error_rect.height, theme.DANGER)
+
+        lay = layout(r.layout)
+        upper = r.next_upper() if lay.cased else r.upper
+        rows = shown_keys(lay, upper)
         top = error_rect.bottom + 2
-        gap = max(4, w // 160)
-        rows = len(KEY_ROWS) + 1
-        key_h = (h - top - int(h * 0.02) - gap * (rows - 1)) // rows
-        key_w = (w - 2 * pad - gap * 9) // 10
-        upper = r.next_upper()
-        for i, keys in enumerate(KEY_ROWS):
+        count = len(rows) + 1
+        key_h = (h - top - int(h * 0.02) - gap * (count - 1)) // count
+        key_w = (w - 2 * pad - gap * (lay.columns - 1)) // lay.columns
+        last = len(rows) - 1
+        for i, keys in enumerate(rows):
+            width = len(keys) + (i in (last, last - 1))
+            x = pad + (w - 2 * pad - (width * (key_w + gap) - gap)) // 2
             y = top + i * (key_h + gap)
-            x = pad
-            if i == 3:  # the case key first
-                layer.button(pygame.Rect(x, y, key_w, key_h), "Aa", Shift(), primary=r.upper)
+            if i == last:  # Shift first
+                shift = ("Aa" if lay.cased else "↑")
+                layer.button(pygame.Rect(x, y, key_w, key_h), shift, Shift(), primary=r.upper)
                 x += key_w + gap
-            for ch in keys:
-                label = ch.upper() if upper else ch.lower()
-                layer.button(pygame.Rect(x, y, key_w, key_h), label, Key(ch))
+            for label, typed in keys:
+                jamo = typed in hangul.KEYS  # a compatibility jamo is drawn at about half its font's size
+                layer.button(pygame.Rect(x, y, key_w, key_h), label, Key(typed), size=int(key_h * 0.8) if jamo else None)
                 x += key_w + gap
-            if i == 2:
+            if i == last - 1:
                 layer.button(pygame.Rect(x, y, key_w, key_h), "←", Backspace())
-        y = top + len(KEY_ROWS) * (key_h + gap)
-        wide = (key_w + gap) * 3 - gap
-        layer.button(pygame.Rect(pad, y, wide, key_h), t._("Cancel"), CancelName())
-        layer.button(pygame.Rect(pad + wide + gap, y, w - 2 * pad - 2 * (wide + gap), key_h), t._("Space"), Key(" "))
+
+        y = top + len(rows) * (key_h + gap)
+        left = max(pad, round(HOLD_SIDE * h / 480) + gap)  # the owner's hold square stays clear
+        span = w - pad - left
+        wide = span * 22 // 100
+        switch = span * 14 // 100
+        space = span - 2 * wide - switch - 3 * gap
+        x = left
+        layer.button(pygame.Rect(x, y, wide, key_h), t._("Cancel"), CancelName())
+        x += wide + gap
+        following = next_layout(lay.name)
+        layer.button(pygame.Rect(x, y, switch, key_h), layout(following).label, KeyboardLayout(following))
+        x += switch + gap
+        layer.button(pygame.Rect(x, y, space, key_h), t._("Space"), Key(" "))
         layer.button(pygame.Rect(w - pad - wide, y, wide, key_h), t._("OK"), ConfirmName(), primary=True,
                      enabled=bool(r.typing.strip()))
         return layer.finish(surface)

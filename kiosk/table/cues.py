@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine import NS_PER_S, EndReason, Match, MatchEnded, Phase, Transfer, TransferReason
+from engine import NS_PER_S, EndReason, Match, Phase, Transfer, TransferReason
 from kiosk.table.session import GameSession
 
 LOW_BANK_THRESHOLDS_NS = (10 * NS_PER_S, 20 * NS_PER_S)
@@ -87,21 +87,32 @@ class CueWatcher:
         self._run: RunKey | None = None
         self._warned: set[int] = set()
         """The low-bank thresholds already heard in this clock run."""
+        self._over = False
+        """Whether the match's end was heard."""
         if session is not None:  # already there (a resumed match): what it did so far counts as heard
             self._session = session
             self._events_seen = len(session.events)
             self._turn = turn_key(session.match)
+            self._over = session.match.is_over
             self._low_bank(session.match, now_ns)
 
     def observe(self, session: GameSession | None, now_ns: int) -> list[Cue]:
-        """The cues since the previous call, in the order they happened (events, the turn, the bank)."""
+        """The cues since the previous call, in the order they happened (scores, the end, the turn, the
+        bank)."""
         if session is not self._session:
             self._session = session
-            self._events_seen, self._turn, self._run, self._warned = 0, None, None, set()
+            self._events_seen, self._turn, self._run, self._warned, self._over = 0, None, None, set(), False
         if session is None:
             return []
-        cues = self._events(session)
+        cues = self._scores(session)
         match = session.match
+        outcome = match.outcome
+        if outcome is not None and not self._over:  # (an abort is not among the session's events)
+            if outcome.reason is EndReason.TIME and outcome.winner is not None:
+                cues.append(Cue(CueKind.FLAG, 1 - outcome.winner))
+            else:
+                cues.append(Cue(CueKind.MATCH_END, outcome.winner))
+        self._over = outcome is not None
         turn = turn_key(match)
         if turn is not None and turn != self._turn:
             cues.append(Cue(CueKind.YOUR_TURN, turn[0]))
@@ -109,20 +120,13 @@ class CueWatcher:
         cues.extend(self._low_bank(match, now_ns))
         return cues
 
-    def _events(self, session: GameSession) -> list[Cue]:
+    def _scores(self, session: GameSession) -> list[Cue]:
+        """The scores among the session's new events."""
         events = session.events
         if len(events) < self._events_seen:  # never shrinks; were it replaced, hear only what comes next
             self._events_seen = len(events)
-        cues = []
-        for event in events[self._events_seen :]:
-            if isinstance(event, Transfer) and event.reason is TransferReason.SCORE:
-                cues.append(Cue(CueKind.SCORE, event.payee))
-            elif isinstance(event, MatchEnded):
-                outcome = event.outcome
-                if outcome.reason is EndReason.TIME and outcome.winner is not None:
-                    cues.append(Cue(CueKind.FLAG, 1 - outcome.winner))
-                else:
-                    cues.append(Cue(CueKind.MATCH_END, outcome.winner))
+        cues = [Cue(CueKind.SCORE, event.payee) for event in events[self._events_seen :]
+                if isinstance(event, Transfer) and event.reason is TransferReason.SCORE]
         self._events_seen = len(events)
         return cues
 

@@ -11,7 +11,8 @@
   commit that before the kiosk leaves.
 - **The settings editor** changes the keys of ``kiosk.owner.EDITABLE`` (steppers and toggles) and
   saves them with ``write_settings`` into the configuration file the kiosk was started with; the
-  next match uses the new match settings, orientation and language apply at the kiosk's next start.
+  next match uses the new match settings, the sound its new volume at once; orientation and language
+  apply at the kiosk's next start.
   Without a configuration file nothing is written, and the screen says so.
 """
 
@@ -235,7 +236,7 @@ class OwnerDesk:
             return
         controller = self.controller
         self.saved = {**self.saved, **settings_of(loaded.config)}
-        controller.config = replace(controller.config, match=loaded.config.match)
+        controller.config = replace(controller.config, match=loaded.config.match, sound=loaded.config.sound)
         o.editing, o.notice_ok = None, True
         later = {"display.orientation", "kiosk.language"} & changes.keys()
         o.notice = (T("Saved. The changes apply from the next match; orientation and language from the next "

@@ -44,9 +44,9 @@ Format = tuple[int, int, int]
 """The mixer's frequency (Hz), sample size (bits, negative: signed) and channels."""
 ENCODINGS: dict[int, tuple[str, float, float]] = {
     -16: ("h", 32767.0, 0.0), 16: ("H", 32767.0, 32768.0), -8: ("b", 127.0, 0.0), 8: ("B", 127.0, 128.0),
-    -32: ("i", 2147483647.0, 0.0), 32: ("f", 1.0, 0.0),
+    -32: ("f", 1.0, 0.0), 32: ("f", 1.0, 0.0),
 }
-"""Sample size → array type code, scale and offset (SDL's 32-bit output is float)."""
+"""Sample size → array type code, scale and offset (pygame's 32-bit samples are floats, reported as -32)."""
 
 
 def sound_key(cue: Cue) -> Cue:

@@ -75,6 +75,8 @@ def match_intent(s: GameSession, ui: UiState, intent: do.Intent, arrival: int) -
             s.draw(arrival)
         case do.StepBid(steps):
             s.step_bid(steps)
+        case do.MaxBid():
+            s.bid_most()
         case do.PlaceBid():
             s.submit_bid(arrival)
         case do.Resign(player):

@@ -353,6 +353,14 @@ class CancelSettings(Intent):
     """Close the editor, nothing written."""
 
 
+# -- quick bids (the auction card, beside the stepper) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MaxBid(Intent):
+    """Set the bid stepper to the most the player to act can pay ("All I can afford"); +25 is ``StepBid(5)``."""
+
+
 # -- the keyboard's layouts ------------------------------------------------------------------------
 
 

@@ -3,6 +3,12 @@
 No pygame here. The session turns inputs (with their arrival times) into engine actions, applies
 the meaning of the physical buttons, makes required passes automatically, and keeps the short
 messages the screen shows (refusals with their reason, scores, passes).
+
+It also keeps what the table shows after a move (``kiosk.table.recap``): the last tile placed
+(``last_placement``) and, for the hand-over card, what the opponent did since a player last had the
+board (``recap``). A forced pass (nothing fits, the boneyard is empty) is made by the kiosk: on a
+shared screen without asking for a reveal, and the player who just played goes on without one
+(the device never changed hands); each step is an engine action at the same arrival, journalled.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
 from kiosk.i18n import N_, TN, T, Text
 from kiosk.i18n.messages import as_text
+from kiosk.table.recap import LastPlacement, Recap, scored
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
@@ -99,6 +106,12 @@ class GameSession:
         """Everything the engine reported, in order (the screen animates from it)."""
         self.version = 0
         """Bumped on every change the screen must show."""
+        self.last_placement: LastPlacement | None = None
+        """The newest tile placed this round, with its score, until the next placement (None: none
+        yet this round). For the board renderer's "last placement" outline."""
+        self.recap = Recap()
+        """What each player has not seen the opponent do yet (the hand-over card's summary line)."""
+        self._delay_told = False
 
     # -- what the screen shows -----------------------------------------------------
 
@@ -130,7 +143,7 @@ class GameSession:
         id and its parameters, so the match-over screen and the journal can say it in any language)."""
         self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
         self.version += 1
-        self.say(reason, now_ns)
+        self.say(T("Match aborted: {reason}", reason=reason), now_ns)
 
     # -- commands ------------------------------------------------------------------
 
@@ -145,8 +158,10 @@ class GameSession:
             self.say(refusal_text(refusal), arrival_ns, who, "refused")
             return False
         self.selected = None
+        self._noted(action, events)
         self._record(events, arrival_ns)
         self._pass_if_required(arrival_ns)
+        self._tell_delay(arrival_ns)
         self._reset_bid_draft()
         self.version += 1
         return True
@@ -157,6 +172,9 @@ class GameSession:
         if events:
             self._record(events, now_ns)
             self.version += 1
+        last = self.match.last_command_ns
+        if self.forced_pass_due() and (last is None or now_ns >= last):  # e.g. a resumed match
+            self._pass_if_required(now_ns)
 
     def press(self, player: int | None, button: Button, arrival_ns: int) -> bool:
         """A physical button: its meaning depends on the phase (docs/hardware.md)."""
@@ -258,6 +276,16 @@ class GameSession:
         self.bid_draft = min(max(self.bid_draft + 5 * steps, auction.min_bid), top)
         self.version += 1
 
+    def bid_most(self) -> None:
+        """Set the stepper to the largest bid the player to act can pay ("All I can afford"; paying the
+        whole balance is allowed and loses at once, RULES.md §6: the screen says so)."""
+        auction = self.match.auction()
+        player = self.match.to_act
+        if auction is None or player is None or auction.max_bid[player] < auction.min_bid:
+            return
+        self.bid_draft = auction.max_bid[player]
+        self.version += 1
+
     def submit_bid(self, arrival_ns: int) -> bool:
         """Bid the stepper's amount for the player to act."""
         player = self.match.to_act
@@ -327,15 +355,63 @@ class GameSession:
             elif isinstance(event, MatchEnded) and event.outcome.reason is EndReason.TIME:
                 self.say(T("Time is up"), now_ns)
 
-    def _pass_if_required(self, now_ns: int) -> None:
+    def forced_pass_due(self) -> bool:
+        """In a hand-over before a turn of play: whether the player to act can only pass (no tile in
+        hand fits and the boneyard is empty), so that the kiosk passes for them without a reveal."""
         m = self.match
-        while m.phase is Phase.PLAY and m.to_act is not None:
-            legal = m.legal_actions()
-            if len(legal) != 1 or not isinstance(legal[0], Pass):
-                return
+        player = m.to_act
+        if m.phase is not Phase.HANDOVER or m.pending_phase is not Phase.PLAY or player is None:
+            return False
+        layout = m.layout
+        return not layout.is_empty and m.boneyard_count == 0 and not any(layout.can_place(t) for t in m.hand(player))
+
+    def _pass_if_required(self, now_ns: int) -> None:
+        """Pass for each player who can only pass (RULES.md §5), announced to both players; on a shared
+        screen without a reveal, and the player who played before goes on without one either."""
+        m = self.match
+        passed: int | None = None
+        while not m.is_over and m.to_act is not None:
             player = m.to_act
-            self._record(m.apply(legal[0], now_ns), now_ns)
-            self.say(T("Player {number} cannot play and passes", number=player + 1), now_ns)
+            if self.forced_pass_due():
+                self._auto(Reveal(player), now_ns, saw=False)
+            elif m.phase is Phase.HANDOVER and passed is not None and player != passed:
+                self._auto(Reveal(player), now_ns, saw=True)  # the device never changed hands
+            elif m.phase is Phase.PLAY and m.legal_actions() == (Pass(player),):
+                self._auto(Pass(player), now_ns, saw=False)
+                self.say(T("Player {number} cannot play and passes", number=player + 1), now_ns)
+                passed = player
+            else:
+                return
+
+    def _auto(self, action: Action, now_ns: int, *, saw: bool) -> None:
+        """Apply ``action`` made by the kiosk (``saw``: its player has the board in front of them)."""
+        events = self.match.apply(action, now_ns)
+        self.recap.acted(action, events, by_hand=saw)
+        self._record(events, now_ns)
+
+    def _noted(self, action: Action, events: list[Event]) -> None:
+        """Keep the last placement and the players' recaps after ``action`` (applied by a player)."""
+        m = self.match
+        if isinstance(action, Start):
+            self.recap.clear()
+            self.last_placement = None
+        elif isinstance(action, Reveal):
+            self.recap.saw(action.player)
+        elif isinstance(action, Play):
+            placed = len(m.layout.placements) - 1
+            self.last_placement = LastPlacement(action.player, action.tile, action.at, placed,
+                                                scored(events, action.player), m.round)
+        if not isinstance(action, (Start, Reveal)):
+            self.recap.acted(action, events)
+
+    def _tell_delay(self, now_ns: int) -> None:
+        """The first time a clock runs in this match, say what the "+10s" beside it means."""
+        m = self.match
+        if self._delay_told or m.clock_running is None or self.settings.delay_seconds <= 0:
+            return
+        self._delay_told = True
+        self.say(T("+{seconds}s by a running clock: free seconds before the bank runs",
+                   seconds=f"{self.settings.delay_seconds:g}"), now_ns)
 
     def _reset_bid_draft(self) -> None:
         auction = self.match.auction()

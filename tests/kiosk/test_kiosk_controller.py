@@ -118,7 +118,7 @@ def test_a_stalled_loop_aborts_the_running_match_and_says_why() -> None:
     c.heartbeat(clock.advance(2.5))  # longer than the 2 s limit while a clock ran
     reason = "the kiosk could not take commands for 2.5 s while a clock ran (the limit is 2.0 s)"
     assert s.match.outcome is not None and s.match.outcome.reason is EndReason.ABORTED
-    assert s.match.outcome.detail == reason and [m.text for m in s.live_messages(clock.now())] == [reason]
+    assert s.match.outcome.detail == reason and [m.text for m in s.live_messages(clock.now())] == [f"Match aborted: {reason}"]
     assert s.version > version
     # the outcome keeps the message id and its parameters: the match-over card says it in any language
     o = s.match.outcome

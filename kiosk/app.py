@@ -76,13 +76,14 @@ class App:
         self.screen = self._open_display(size)
         backend = hardware_backend or ("mock" if simulator else None)
         self.ports = HardwarePorts.build(config.hardware, backend=backend, clock=self.clock.now)
+        self.sound = TableSound(config.sound.volume)  # before the controller: its tones take a moment to make
         self.controller = Controller(
             config, self.clock, warnings=(*warnings, *self.ports.warnings), simulator=simulator, rng=rng,
             boot_id=boot_id, journal=journal, keeper=keeper, owner_pin=owner_pin, config_path=config_path,
             surroundings=Surroundings(self.screen.get_size(), self.ports.backend, self._panel_state),
         )
         self.stage = Stage(self.controller, self.screen.get_size(), config.display.orientation)
-        self.sound = TableSound(config.sound.volume, self.controller.session, self.clock.now())
+        self.sound.watch(self.controller.session, self.clock.now())
         self._drained = threading.Event()
         self._wakeup = threading.Event()
         self._waker = threading.Thread(target=self._wake_on_hardware, name="hardware-waker", daemon=True)

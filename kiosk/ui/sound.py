@@ -183,19 +183,28 @@ class SoundPlayer:
 
 
 class TableSound:
-    """The frame loop's sound: the cues of the match at the table, played at the configured volume."""
+    """The frame loop's sound: the cues of the match at the table, played at the configured volume.
 
-    def __init__(self, volume: int, session: GameSession | None, now_ns: int, *,
-                 say: Callable[[str], None] = _say) -> None:
+    Made before the controller (making the tones takes a moment, which must not count against a
+    resumed match's running clock); ``watch`` then takes the match at the table as already heard."""
+
+    def __init__(self, volume: int, *, say: Callable[[str], None] = _say) -> None:
         self.player = SoundPlayer(volume, say=say)
-        self.watcher = CueWatcher(session, now_ns)
+        self.watcher: CueWatcher | None = None
         self.heard: list[Cue] = []
         """The newest frame's cues (tests and tools look at them)."""
+
+    def watch(self, session: GameSession | None, now_ns: int) -> None:
+        """Hear the match at the table from now on (what it did so far counts as heard)."""
+        self.watcher = CueWatcher(session, now_ns)
 
     def update(self, session: GameSession | None, now_ns: int, volume: int) -> list[Cue]:
         """After the controller's update: the volume as configured now, the new cues played."""
         try:
             self.player.set_volume(volume)
+            if self.watcher is None:
+                self.watch(session, now_ns)
+            assert self.watcher is not None
             self.heard = self.watcher.observe(session, now_ns)
         except Exception as exc:  # a fault in here must not stop the table
             self.heard = []
@@ -205,4 +214,5 @@ class TableSound:
         return self.heard
 
     def close(self) -> None:
+        """Close the mixer (if the player opened it)."""
         self.player.close()

@@ -228,7 +228,8 @@ def test_the_owners_new_volume_applies_at_once_after_save(tmp_path: Path) -> Non
 
 def test_a_fault_in_the_cues_leaves_the_kiosk_running_and_silent() -> None:
     said: list[str] = []
-    sound = TableSound(60, None, 0, say=said.append)
+    sound = TableSound(60, say=said.append)
+    sound.watch(None, 0)
 
     class Broken:
         @property

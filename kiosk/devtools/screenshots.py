@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import json
 import os
 import random
 import sys
@@ -33,6 +34,7 @@ from kiosk.table import intents as do
 from kiosk.table.session import GameSession, match_config
 from kiosk.table.state import OwnerState
 from kiosk.timesource import FakeClock
+from kiosk.ui import layout
 
 SIZES = ((800, 480), (1280, 800))
 _NO_PIN = T("no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
@@ -370,13 +372,33 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
             arrange()
             if app.controller.flight is None:
                 clock.advance(0.5)
-            app.draw(clock.now(), full=True)  # always a full picture
+            recorder = layout.start()
+            try:
+                app.draw(clock.now(), full=True)  # always a full picture
+            finally:
+                layout.stop()
             path = out / f"{size[0]}x{size[1]}-{orientation}-{language}-{name}.png"
             pygame.image.save(app.screen, str(path))
+            record = layout_record(app, recorder, name, orientation, language)
+            path.with_suffix(".json").write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
             written.append(path)
     finally:
         app.close()
     return written
+
+
+def layout_record(app: App, recorder: layout.LayoutRecorder, scene: str, orientation: str,
+                  language: str) -> dict[str, object]:
+    """The layout record of the screen just drawn: its texts as drawn, its targets as routed."""
+    stage = app.stage
+    targets = [(spot.rect, _seat_of(spot.intent), type(spot.intent).__name__) for spot in stage.hotspots]
+    return layout.record_json(recorder, scene=scene, size=app.screen.get_size(), orientation=orientation,
+                              language=language, admin_area=stage.regions.admin_area, targets=targets)
+
+
+def _seat_of(intent: object) -> int | None:
+    player = getattr(intent, "player", None)
+    return player if isinstance(player, int) else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

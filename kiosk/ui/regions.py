@@ -30,11 +30,13 @@ class Regions:
     sidebar: pygame.Rect
     board: pygame.Rect
     local: PanelRegions
+    admin_area: pygame.Rect
+    """Where holding a finger asks for the owner's PIN (kept clear of every control on every screen)."""
 
 
 def compute_regions(width: int, height: int, orientation: str) -> Regions:
     """The regions for a ``width`` x ``height`` screen in ``"table"`` or ``"upright"`` orientation."""
-    panel_h = max(96, round(height * 0.25))
+    panel_h = max(100, round(height * 0.217))
     bottom = pygame.Rect(0, height - panel_h, width, panel_h)
     top = pygame.Rect(0, 0, width, panel_h)
     middle = pygame.Rect(0, panel_h, width, height - 2 * panel_h)
@@ -47,7 +49,7 @@ def compute_regions(width: int, height: int, orientation: str) -> Regions:
         size=(width, panel_h),
         status=pygame.Rect(0, 0, status_w, panel_h).inflate(-10, -10),
         hand=pygame.Rect(status_w, 0, width - status_w - actions_w, panel_h).inflate(-8, -12),
-        actions=pygame.Rect(width - actions_w, 0, actions_w, panel_h).inflate(-10, -10),
+        actions=pygame.Rect(width - actions_w, 0, actions_w, panel_h).inflate(-10, -6),
     )
     return Regions(
         size=(width, height),
@@ -57,7 +59,18 @@ def compute_regions(width: int, height: int, orientation: str) -> Regions:
         sidebar=sidebar,
         board=board,
         local=local,
+        admin_area=admin_area(width, height),
     )
+
+
+ADMIN_SIDE = 48
+"""The admin area's side in pixels at 800 x 480 (it grows with the screen)."""
+
+
+def admin_area(width: int, height: int) -> pygame.Rect:
+    """The owner's hold area: a square at the bottom-left corner, in Player 1's name strip."""
+    side = max(ADMIN_SIDE, round(ADMIN_SIDE * height / 480))
+    return pygame.Rect(0, height - side, side, side)
 
 
 def to_screen(local: pygame.Rect, panel: pygame.Rect, turned: bool) -> pygame.Rect:

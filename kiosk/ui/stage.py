@@ -17,7 +17,7 @@ from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
 from kiosk.table.session import TableScreen
 from kiosk.table.state import Screen
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions
 from kiosk.ui.scenes.auction import Auction
 from kiosk.ui.scenes.banner import Banner, warning_lines
@@ -131,6 +131,8 @@ class Stage:
         stack = self.stack()
         first = max((i for i, scene in enumerate(stack) if scene.opaque), default=0)
         surface.fill(theme.BACKGROUND)
+        if layout.RECORDER is not None:
+            layout.RECORDER.clear(surface)
         hotspots: list[Hotspot] = []
         clocks: list[ClockSpot] = []
         for scene in stack[first:]:

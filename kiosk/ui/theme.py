@@ -24,10 +24,14 @@ TEXT = (240, 236, 222)
 TEXT_DIM = (170, 190, 175)
 ACCENT = (255, 176, 59)  # the running clock, the spinner, highlights
 DANGER = (226, 84, 70)
+DANGER_TEXT = (255, 128, 112)
+"""Red for text on the dark panels and strips (readable at 4.5:1)."""
 BUTTON = (46, 112, 86)
 BUTTON_PRIMARY = (214, 140, 36)
 BUTTON_DISABLED = (48, 66, 58)
 BUTTON_TEXT = (250, 248, 240)
+BUTTON_PRIMARY_TEXT = (28, 22, 10)
+"""Dark on the orange of a primary button (white on it has a contrast of 2.6:1)."""
 CHIP = (205, 60, 50)
 CHIP_EDGE = (250, 230, 210)
 OVERLAY = (6, 24, 18)

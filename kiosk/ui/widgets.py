@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pygame
 
 from kiosk.table.intents import Intent
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,17 +26,21 @@ def draw_button(
     enabled: bool = True,
     primary: bool = False,
     size: int | None = None,
+    seat: object = layout.KEEP,
 ) -> None:
-    """A rounded button with ``label`` fitted inside."""
+    """A rounded button with ``label`` fitted inside (``seat``: whose button, for the layout record)."""
     colour = theme.BUTTON_PRIMARY if primary and enabled else theme.BUTTON if enabled else theme.BUTTON_DISABLED
     radius = max(4, rect.height // 5)
     pygame.draw.rect(surface, colour, rect, border_radius=radius)
     pygame.draw.rect(surface, (0, 0, 0), rect, width=1, border_radius=radius)
-    text_colour = theme.BUTTON_TEXT if enabled else theme.TEXT_DIM
+    text_colour = (theme.BUTTON_PRIMARY_TEXT if primary else theme.BUTTON_TEXT) if enabled else theme.TEXT_DIM
     size = min(size or max(14, int(rect.height * 0.55)), rect.height)
     image = theme.render_fit(label, rect.width - 10, size, text_colour, bold=True)
     _record(label, (rect.width - 10, rect.height), size, image, True, "button")
-    surface.blit(image, image.get_rect(center=rect.center))
+    where = image.get_rect(center=rect.center)
+    if layout.RECORDER is not None:
+        layout.text(surface, where, theme.fit_size(label, rect.width - 10, size, True), text_colour, label, seat=seat)
+    surface.blit(image, where)
 
 
 def _record(value: str, box: tuple[int, int], asked: int, image: pygame.Surface, bold: bool, kind: str) -> None:
@@ -100,8 +104,12 @@ def text(
     *,
     bold: bool = False,
     align: str = "center",
+    role: str = "other",
+    seat: object = layout.KEEP,
 ) -> pygame.Rect:
-    """``value`` fitted into ``rect`` (one line), aligned left, centre or right; returns where it went."""
+    """``value`` fitted into ``rect`` (one line), aligned left, centre or right; returns where it went.
+
+    ``role`` and ``seat`` say what the text is and whom it is for (the layout record)."""
     image = theme.render_fit(value, rect.width, min(size, rect.height), colour, bold)
     _record(value, rect.size, min(size, rect.height), image, bold, "line")
     where = image.get_rect()
@@ -112,6 +120,9 @@ def text(
         where.right = rect.right
     else:
         where.centerx = rect.centerx
+    if layout.RECORDER is not None:
+        layout.text(surface, where, theme.fit_size(value, rect.width, min(size, rect.height), bold), colour, value,
+                    role, seat)
     surface.blit(image, where)
     return where
 
@@ -126,6 +137,8 @@ def paragraph(
     min_size: int = 12,
     top: bool = False,
     align: str = "center",
+    role: str = "other",
+    seat: object = layout.KEEP,
 ) -> bool:
     """``value`` wrapped into ``rect`` (centred, or from the top), shrinking the font until it fits.
 
@@ -147,6 +160,8 @@ def paragraph(
             where.left = rect.left
         else:
             where.centerx = rect.centerx
+        if layout.RECORDER is not None:
+            layout.text(surface, where, used, colour, line, role, seat)
         surface.blit(image, where)
         y += f.get_linesize()
     return True
@@ -160,15 +175,17 @@ def text_or_wrap(
     colour: tuple[int, int, int] = theme.TEXT,
     *,
     bold: bool = False,
+    role: str = "other",
+    seat: object = layout.KEEP,
 ) -> None:
     """``value`` on one line when it fits at nearly ``size``, else wrapped onto lines in ``rect``."""
     size = min(size, rect.height)
     if bold or theme.fit_size(value, rect.width, size, bold) >= size * 0.85:
-        text(surface, value, rect, size, colour, bold=bold)
+        text(surface, value, rect, size, colour, bold=bold, role=role, seat=seat)
         return
     lines_size = min(size, rect.height // 2)
-    if not paragraph(surface, value, rect, lines_size, colour, min_size=theme.MIN_SIZE):
-        text(surface, value, rect, size, colour, bold=bold)
+    if not paragraph(surface, value, rect, lines_size, colour, min_size=theme.MIN_SIZE, role=role, seat=seat):
+        text(surface, value, rect, size, colour, bold=bold, role=role, seat=seat)
 
 
 def rows_for(value: str, width: int, row_h: int, most: int = 4) -> int:

@@ -19,7 +19,7 @@ from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions, compute_regions, to_screen
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
@@ -103,6 +103,8 @@ class Layer:
         self.surface = pygame.Surface(context.size)
         self.surface.fill(theme.BACKGROUND)
         self.spots: list[Hotspot] = []
+        # a full-screen layer is the whole table's while it is up (turned toward whoever uses it)
+        layout.frame(self.surface, self.surface.get_rect(), self.turned)
 
     def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
                enabled: bool = True, size: int | None = None) -> None:

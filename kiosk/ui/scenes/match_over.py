@@ -27,13 +27,16 @@ class MatchOver(TableScene):
     messages_above = True
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        spots += self.card(surface, lambda t: self.result_lines(session, t), None, role="result")
+
+    def result_lines(self, session: GameSession, t: Translator) -> list[Line]:
+        """The winner and why (or the abort and its reason), and the final balances, in ``t``'s language."""
         o = session.match.outcome
         assert o is not None
-        t = self.context.t
         lines: list[Line]
         if o.winner is None:
-            detail = Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params))
-            lines = [(t._("Match aborted - no result"), 3, theme.DANGER), (t(detail), 2, theme.TEXT)]
+            detail = t(Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params)))
+            lines = [(t._("Match aborted - no result"), 3, theme.DANGER_TEXT), (detail[:1].upper() + detail[1:], 2, theme.TEXT)]
         else:
             named = self.context.ui.records.chosen[o.winner]
             title = (t._("{name} wins", name=named.name) if named is not None
@@ -41,7 +44,7 @@ class MatchOver(TableScene):
             lines = [(title, 3, theme.ACCENT), (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
         b = session.match.balances
         lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))
-        spots += self.card(surface, lines, None)
+        return lines
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

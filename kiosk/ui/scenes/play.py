@@ -12,7 +12,7 @@ from kiosk.i18n import Translator
 from kiosk.table.intents import DrawTile, OpenHelp, Resign, TapPoint, TapTile
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
-from kiosk.ui.scenes.table import Button, TableScene
+from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot
 
 
@@ -27,12 +27,15 @@ class Play(TableScene):
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         m = session.match
         if m.layout.is_empty and m.to_act is not None:
-            t = self.context.t
-            if m.opening_tile:
-                why = t._("Player {number} must open with [{tile}]", number=m.to_act + 1, tile=m.opening_tile)
-            else:
-                why = t._("Player {number} opens with any tile", number=m.to_act + 1)
-            self.card_top(surface, [(why, 2, theme.TEXT)])
+            opener = m.to_act + 1
+
+            def why(t: Translator) -> list[Line]:
+                if m.opening_tile:
+                    return [(t._("Player {number} must open with [{tile}]", number=opener, tile=m.opening_tile), 2,
+                             theme.TEXT)]
+                return [(t._("Player {number} opens with any tile", number=opener), 2, theme.TEXT)]
+
+            self.card_top(surface, why)
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 
 from kiosk.i18n import translator
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.widgets import Hotspot, paragraph
 
@@ -38,9 +38,10 @@ class SavingBanner(Scene):
             rect = pygame.Rect(board.x + 4, y, board.width - 8, h)
             local = pygame.Surface(rect.size)
             local.fill(theme.DANGER)
+            layout.frame(local, rect, turned)
             t = translator(language)
             paragraph(local, t(problem), local.get_rect().inflate(-10, -4), max(22, h // 2 - 3), theme.BUTTON_TEXT,
-                      min_size=theme.MIN_READABLE)
+                      min_size=theme.MIN_READABLE, role="message")
             surface.blit(pygame.transform.rotate(local, 180) if turned else local, rect)
             y += h
         return []

@@ -22,12 +22,18 @@ class Settlement(TableScene):
     messages_above = None
 
     def board_area(self) -> pygame.Rect:
-        area = self.context.regions.board  # the result card sits above the final layout
-        return pygame.Rect(area.x, area.y + area.height // 3, area.width, area.height - area.height // 3)
+        area = self.context.regions.board  # the result card sits above the final layout (table: a card at each edge)
+        cards = [card for card, _ in self.top_cards()]
+        top = max((c.bottom for c in cards if c.y == area.y), default=area.y) + 2
+        bottom = min((c.y for c in cards if c.bottom == area.bottom), default=area.bottom) - 2
+        return pygame.Rect(area.x, top, area.width, bottom - top)
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        self.card_top(surface, lambda t: self.result_lines(session, t), role="score")
+
+    def result_lines(self, session: GameSession, t: Translator) -> list[Line]:
+        """How the round ended and what moved, in ``t``'s language."""
         m = session.match
-        t = self.context.t
         index, ended = next(((i, e) for i, e in reversed(list(enumerate(session.events)))
                              if isinstance(e, RoundEnded)), (None, None))
         paid = next((e for e in session.events[(index or 0) + 1:]
@@ -51,7 +57,7 @@ class Settlement(TableScene):
                                    a=a, b=b, number=lighter + 1), 2, theme.TEXT))
         lines.append((t._("Balances {first} - {second}. Press Continue.", first=m.balances[0], second=m.balances[1]),
                       2, theme.TEXT_DIM))
-        self.card_top(surface, lines)
+        return lines
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

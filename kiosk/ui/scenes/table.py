@@ -18,8 +18,8 @@ from engine import Draw, Match, Phase, Point
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
 from kiosk.table.intents import DrawTile, GoHome, Intent, OpenHelp, TapTile
-from kiosk.table.session import GameSession
-from kiosk.ui import theme
+from kiosk.table.session import GameSession, Message
+from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
 from kiosk.ui.regions import Regions, to_screen
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
@@ -92,6 +92,10 @@ class TableScene(Scene):
     def __init__(self, context: Context) -> None:
         super().__init__(context)
         self._clocks = clock_spots(context.regions)
+        self._live: list[Message] = []
+        """The messages on screen in the frame being drawn."""
+        self._carded: set[int] = set()
+        """The seats whose half of the board shows a card in this frame (their messages are on it)."""
 
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
@@ -104,6 +108,8 @@ class TableScene(Scene):
         for player in (0, 1):
             self._panel(surface, session, player, now, spots)
         pygame.draw.rect(surface, theme.BOARD, r.middle)
+        self._live = session.live_messages(now)[-2:]
+        self._carded = set()
         self._sidebar(surface, session, spots)
         m = session.match
         if not m.layout.is_empty and self.board_shown:
@@ -149,6 +155,7 @@ class TableScene(Scene):
         t = context.t_for(player)
         panel = pygame.Surface(local.size)
         panel.fill(panel_colour(m, player))
+        layout.frame(panel, rect, turned, player)
         mine: list[Hotspot] = []
 
         status = local.status
@@ -210,9 +217,10 @@ class TableScene(Scene):
 
     def _actions(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int, t: Translator,
                  spots: list[Hotspot]) -> None:
-        big = pygame.Rect(rect.x, rect.y, rect.width, int(rect.height * 0.58))
-        small = pygame.Rect(rect.x, big.bottom + int(rect.height * 0.08), rect.width,
-                            rect.height - big.height - int(rect.height * 0.08))
+        gap = max(2, min(int(rect.height * 0.06), rect.height - 96))
+        small_h = max(48, (rect.height - gap) * 2 // 5)
+        big = pygame.Rect(rect.x, rect.y, rect.width, rect.height - gap - small_h)
+        small = pygame.Rect(rect.x, big.bottom + gap, rect.width, small_h)
 
         def button(r: pygame.Rect, label: str, intent: Intent, primary: bool = False, enabled: bool = True) -> None:
             draw_button(panel, r, label, primary=primary, enabled=enabled)
@@ -223,18 +231,35 @@ class TableScene(Scene):
 
     # -- the sidebar, the messages, the cards ----------------------------------------------------
 
+    @property
+    def table_mode(self) -> bool:
+        """The players sit on opposite edges: shared information is shown once facing each."""
+        return self.context.orientation == "table"
+
+    def halves(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """The board's halves: Player 1's (bottom) and Player 2's (top)."""
+        board = self.context.regions.board
+        top = board.height // 2
+        return (pygame.Rect(board.x, board.y + top + 2, board.width, board.height - top - 2),
+                pygame.Rect(board.x, board.y, board.width, top - 2))
+
     def _sidebar(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        if self.table_mode:
+            self._sidebar_halves(surface, session, spots)
+            return
         context = self.context
         r = context.regions.sidebar.inflate(-10, -8)
         m = session.match
         t = context.t
         row = r.height // 5
         label = t._("Round {number}", number=m.round) if m.round else t._("New match")
-        text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM)
+        text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM, role="round")
         count_rect = pygame.Rect(r.x, r.y + row, r.width, int(row * 1.3))
-        text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True)
-        text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM)
-        yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, int(row * 0.9))
+        text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True, role="end_count")
+        text(surface, t._("end count"), pygame.Rect(r.x, count_rect.bottom, r.width, row // 2), row // 2, theme.TEXT_DIM,
+             role="end_count")
+        button_h = max(48, int(row * 0.9))
+        yard = pygame.Rect(r.x, count_rect.bottom + row // 2 + 4, r.width, button_h)
         can_draw = m.phase is Phase.PLAY and any(isinstance(a, Draw) for a in m.legal_actions())
         if self.sidebar_home():
             draw_button(surface, yard, t._("Home"))
@@ -242,23 +267,70 @@ class TableScene(Scene):
         else:
             pygame.draw.rect(surface, theme.BUTTON_PRIMARY if can_draw else theme.PANEL, yard, border_radius=6)
             text(surface, t._("Boneyard {n}", n=m.boneyard_count), yard.inflate(-6, -6), yard.height // 2,
-                 theme.BUTTON_TEXT if can_draw else theme.TEXT_DIM)
+                 theme.BUTTON_PRIMARY_TEXT if can_draw else theme.TEXT_DIM)
         if can_draw:
             spots.append(Hotspot(yard, DrawTile(m.to_act)))
-        rules = pygame.Rect(r.x, r.bottom - int(row * 0.9), r.width, int(row * 0.9))
+        rules = pygame.Rect(r.x, r.bottom - button_h, r.width, button_h)
         draw_button(surface, rules, t._("Rules"))
         spots.append(Hotspot(rules, OpenHelp()))
         panel_state = context.ui.panel
-        if panel_state is not None:
+        if panel_state is not None and rules.y - yard.bottom - 4 >= 16:
             line = pygame.Rect(r.x, yard.bottom + 2, r.width, rules.y - yard.bottom - 4)
-            states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
-                      "disconnected": t._("disconnected"), "incompatible": t._("incompatible")}
-            ok = panel_state == "connected"
-            text(surface, t._("Panel: {state}", state=states.get(panel_state, panel_state)), line,
-                 line.height, theme.TEXT_DIM if ok else theme.DANGER)
+            text(surface, self._panel_line(t, panel_state), line, line.height,
+                 theme.TEXT_DIM if panel_state == "connected" else theme.DANGER)
+
+    @staticmethod
+    def _panel_line(t: Translator, panel_state: str) -> str:
+        states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
+                  "disconnected": t._("disconnected"), "incompatible": t._("incompatible")}
+        return t._("Panel: {state}", state=states.get(panel_state, panel_state))
+
+    def _sidebar_halves(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
+        """Table orientation: the sidebar twice, each half facing its player (round, end count, Rules)."""
+        context = self.context
+        r = context.regions.sidebar.inflate(-8, -4)
+        m = session.match
+        half = r.height // 2
+        for seat in (0, 1):
+            where = pygame.Rect(r.x, r.y + half + 2 if seat == 0 else r.y, r.width, half - 2)
+            turned = context.facing(seat)
+            local = pygame.Surface(where.size)
+            local.fill(theme.BOARD)
+            layout.frame(local, where, turned)
+            t = context.t_for(seat)
+            w, h = where.size
+            mine: list[Hotspot] = []
+            row = max(20, h // 6)
+            label = t._("Round {number}", number=m.round) if m.round else t._("New match")
+            text(local, label, pygame.Rect(0, 0, w, row), row, theme.TEXT_DIM, role="round")
+            y = row
+            buttons = 2 if self.sidebar_home() else 1
+            button_h = 48 if h < 200 else max(48, h // 5)
+            room = h - y - buttons * (button_h + 4)
+            if m.round and room >= 2 * row:
+                count_h = min(room - row, 2 * row)
+                text(local, f"{m.end_count}", pygame.Rect(0, y, w, count_h), count_h, theme.SCORE, bold=True,
+                     role="end_count")
+                text(local, t._("end count"), pygame.Rect(0, y + count_h, w, row), row - 2, theme.TEXT_DIM,
+                     role="end_count")
+                y += count_h + row
+            if h - y - buttons * (button_h + 4) >= row:
+                text(local, t._("Boneyard {n}", n=m.boneyard_count), pygame.Rect(0, y, w, row), row - 2,
+                     theme.TEXT_DIM)
+            rules = pygame.Rect(0, h - button_h, w, button_h)
+            draw_button(local, rules, t._("Rules"))
+            mine.append(Hotspot(rules, OpenHelp()))
+            if self.sidebar_home():
+                home = pygame.Rect(0, rules.y - 4 - button_h, w, button_h)
+                draw_button(local, home, t._("Home"))
+                mine.append(Hotspot(home, GoHome()))
+            surface.blit(pygame.transform.rotate(local, 180) if turned else local, where)
+            spots += [Hotspot(to_screen(spot.rect, where, turned), spot.intent) for spot in mine]
 
     def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int, above: bool) -> None:
-        """The newest messages at the bottom of the board (below the card when one is shown).
+        """The newest messages at the bottom of the board (below the card when one is shown); in table
+        orientation on the half of the player they are for (both halves when for both), facing them,
+        unless a card there already showed them.
 
         A message for one player is in that player's language and faces them."""
         live = session.live_messages(now_ns)[-2:]
@@ -266,33 +338,85 @@ class TableScene(Scene):
             return
         context = self.context
         board = context.regions.board
+        if self.table_mode:
+            for seat, half in enumerate(self.halves()):
+                if seat in self._carded:
+                    continue
+                mine = [message for message in live if message.player in (None, seat)]
+                h = max(30, min(40, half.height // 4))
+                for i, message in enumerate(reversed(mine)):  # the newest nearest the middle line
+                    y = half.y + i * h if seat == 0 else half.bottom - (i + 1) * h
+                    self._message_strip(surface, message, pygame.Rect(half.x + half.width // 16, y,
+                                                                      half.width * 7 // 8, h), seat)
+            return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
         y = board.bottom - h * len(live) - 2
         for message in live:
-            colour = theme.DANGER if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
             rect = pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h)
-            local = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.rect(local, (0, 0, 0, 170), local.get_rect(), border_radius=h // 3)
-            t = context.t_for(message.player)
-            value = t(as_text(message.text))
-            if message.player is not None:
-                value = t._("Player {number}: {message}", number=message.player + 1, message=value)
-            text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour)
-            if context.facing(message.player):
-                local = pygame.transform.rotate(local, 180)
-            surface.blit(local, rect)
+            self._message_strip(surface, message, rect, message.player)
             y += h
 
-    def card(self, surface: pygame.Surface, lines: list[Line], facing: int | None,
-             buttons: Sequence[tuple[str, Intent, bool]] = ()) -> list[Hotspot]:
-        """A box in the middle of the board with lines of text and buttons, turned toward ``facing``."""
+    def _message_strip(self, surface: pygame.Surface, message: Message, rect: pygame.Rect, reader: int | None) -> None:
+        """One message on a dark strip at ``rect``, in ``reader``'s language, facing them."""
+        context = self.context
+        h = rect.height
+        colour = theme.DANGER_TEXT if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
+        local = pygame.Surface(rect.size, pygame.SRCALPHA)
+        turned = context.facing(reader)
+        layout.frame(local, rect, turned, message.player)
+        pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
+        t = context.t_for(reader)
+        value = t(as_text(message.text))
+        if message.player is not None:
+            value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+        text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour,
+             role="score" if message.kind == "score" else "message")
+        if turned:
+            local = pygame.transform.rotate(local, 180)
+        surface.blit(local, rect)
+
+    def card(self, surface: pygame.Surface, lines: Lines, facing: int | None,
+             buttons: Sequence[tuple[str, Intent, bool]] = (), role: str = "other") -> list[Hotspot]:
+        """A box in the middle of the board with lines of text and buttons, turned toward ``facing``.
+
+        ``lines`` may be a function of the reader's translator. In table orientation a card for one
+        player fills that player's half of the board (with their messages after its heading); a card
+        for both is shown on each half, in each player's language, facing them."""
         context = self.context
         board = context.regions.board
-        card = pygame.Rect(0, 0, int(board.width * 0.9), int(board.height * 0.74))
+        if not self.table_mode:
+            card = pygame.Rect(0, 0, int(board.width * 0.9), int(board.height * 0.74))
+            card.midtop = (board.centerx, board.y + 2)
+            return self._card_at(surface, card, _lines(lines, context.t_for(facing)), facing, facing, buttons, role)
+        spots: list[Hotspot] = []
+        for seat in ((0, 1) if facing is None else (facing,)):
+            half = self.halves()[seat].inflate(-board.width // 40, 0)
+            t = context.t_for(seat)
+            resolved = _lines(lines, t)
+            if self._live:
+                said = [(self._said(message, t), 2, _colour(message)) for message in self._live
+                        if message.player in (None, seat)]
+                resolved = (resolved[:1] + said + resolved[1:])[:3 if buttons else 4]
+            self._carded.add(seat)
+            spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
+        return spots
+
+    def _said(self, message: Message, t: Translator) -> str:
+        value = t(as_text(message.text))
+        if message.player is not None:
+            value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+        return value
+
+    def _card_at(self, surface: pygame.Surface, card: pygame.Rect, lines: list[Line], reader: int | None,
+                 seat: int | None, buttons: Sequence[tuple[str, Intent, bool]], role: str) -> list[Hotspot]:
+        context = self.context
         local = pygame.Surface(card.size, pygame.SRCALPHA)
-        pygame.draw.rect(local, (*theme.OVERLAY, 225), local.get_rect(), border_radius=14)
-        button_h = int(card.height * 0.24) if buttons else 0
-        body = pygame.Rect(12, 8, card.width - 24, card.height - button_h - 20)
+        turned = context.facing(reader)
+        layout.frame(local, card, turned, seat)
+        pygame.draw.rect(local, (*theme.OVERLAY, 235), local.get_rect(), border_radius=14)
+        button_h = max(48, int(card.height * 0.24)) if buttons else 0
+        pad = 6 if self.table_mode else 8
+        body = pygame.Rect(12, pad, card.width - 24, card.height - button_h - 2 * pad - (6 if buttons else 0))
         weights = sum(size for _, size, _ in lines) or 1
         y = body.y
         cap = max(theme.MIN_READABLE + 4, context.size[1] // 18)
@@ -300,38 +424,60 @@ class TableScene(Scene):
             h = body.height * size // weights
             big = size >= 3
             text_or_wrap(local, value, pygame.Rect(body.x, y, body.width, h),
-                         int(h * 0.8) if big else min(int(h * 0.8), cap), colour, bold=big)
+                         int(h * 0.8) if big else min(int(h * 0.8), cap), colour, bold=big, role=role)
             y += h
         spots = []
         if buttons:
-            bw = (card.width - 24 - 12 * (len(buttons) - 1)) // len(buttons)
+            bw = (card.width - 24 - 8 * (len(buttons) - 1)) // len(buttons)
             x = 12
             for label, intent, primary in buttons:
-                b = pygame.Rect(x, card.height - button_h - 10, bw, button_h)
+                b = pygame.Rect(x, card.height - button_h - pad, bw, button_h)
                 draw_button(local, b, label, primary=primary)
                 spots.append(Hotspot(b, intent))
-                x += bw + 12
-        turned = context.facing(facing)
+                x += bw + 8
         if turned:
             local = pygame.transform.rotate(local, 180)
-        card.midtop = (board.centerx, board.y + 2)
         surface.blit(local, card)
         return [Hotspot(to_screen(spot.rect, card, turned), spot.intent) for spot in spots]
 
-    def card_top(self, surface: pygame.Surface, lines: list[Line]) -> None:
-        """A slim card over the top of the board (the layout stays visible below it)."""
+    def top_cards(self) -> list[tuple[pygame.Rect, int | None]]:
+        """Where slim cards go (``card_top``), and whom each faces."""
+        board = self.context.regions.board
+        if not self.table_mode:
+            return [(pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3), None)]
+        h = max(board.height * 3 // 10, 64)
+        x, w = board.x + board.width // 20, board.width * 9 // 10
+        return [(pygame.Rect(x, board.bottom - h, w, h), 0), (pygame.Rect(x, board.y, w, h), 1)]
+
+    def card_top(self, surface: pygame.Surface, lines: Lines, role: str = "other") -> None:
+        """A slim card over the top of the board (the layout stays visible below it); in table
+        orientation one at each player's edge of the board, facing them, in their language."""
         context = self.context
-        board = context.regions.board
-        card = pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3)
-        shade = pygame.Surface(card.size, pygame.SRCALPHA)
-        pygame.draw.rect(shade, (*theme.OVERLAY, 230), shade.get_rect(), border_radius=10)
-        surface.blit(shade, card)
-        inner = card.inflate(-16, -8)
-        weights = sum(s for _, s, _ in lines) or 1
-        y = inner.y
-        for value, size, colour in lines:
-            h = inner.height * size // weights
-            cap = context.size[1] // (12 if size >= 3 else 17)
-            text_or_wrap(surface, value, pygame.Rect(inner.x, y, inner.width, h), min(int(h * 0.85), cap), colour,
-                         bold=size >= 3)
-            y += h
+        for card, reader in self.top_cards():
+            shade = pygame.Surface(card.size, pygame.SRCALPHA)
+            turned = context.facing(reader)
+            layout.frame(shade, card, turned)
+            pygame.draw.rect(shade, (*theme.OVERLAY, 235), shade.get_rect(), border_radius=10)
+            inner = shade.get_rect().inflate(-16, -8)
+            resolved = _lines(lines, context.t_for(reader))
+            weights = sum(s for _, s, _ in resolved) or 1
+            y = inner.y
+            for value, size, colour in resolved:
+                h = inner.height * size // weights
+                cap = context.size[1] // (12 if size >= 3 else 17)
+                text_or_wrap(shade, value, pygame.Rect(inner.x, y, inner.width, h), max(16, min(int(h * 0.85), cap)),
+                             colour, bold=size >= 3, role=role)
+                y += h
+            surface.blit(pygame.transform.rotate(shade, 180) if turned else shade, card)
+
+
+Lines = list[Line] | Callable[[Translator], list[Line]]
+"""A card's lines, or a function giving them in a reader's language."""
+
+
+def _lines(lines: Lines, t: Translator) -> list[Line]:
+    return lines(t) if callable(lines) else lines
+
+
+def _colour(message: Message) -> tuple[int, int, int]:
+    return theme.DANGER_TEXT if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT

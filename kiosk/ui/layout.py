@@ -1,0 +1,186 @@
+"""The layout record: every text and touch target of a drawn screen, where it is on screen, which
+seat it faces and is meant for, and its colours — written beside each screenshot and checked by
+the layout tests and ``layout_audit.py``.
+
+It is taken while drawing, from the same calls that paint the texts (``kiosk.ui.widgets``) and
+from the hotspots that route the taps (``Stage.hotspots``); nothing is listed twice by hand.
+A text drawn on a part's own surface (a player's panel, a card, a full-screen layer) is mapped to
+the screen through that part's frame: where the surface is put and whether it is turned 180°.
+Recording is off (``RECORDER is None``) in the running kiosk.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+import pygame
+
+Role = Literal["round", "end_count", "score", "result", "message", "help", "other"]
+SHARED_ROLES: frozenset[str] = frozenset({"round", "end_count", "score", "result"})
+"""What both players need in table orientation: shown once facing each."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextRecord:
+    """One text as drawn on screen."""
+
+    rect: tuple[int, int, int, int]
+    px: int
+    facing: int
+    """0: reads upright from Player 1's (bottom) edge; 1: from Player 2's (top) edge."""
+    seat: int | None
+    """The player the text is for (None: both, or nobody in particular)."""
+    role: str
+    fg: tuple[int, int, int]
+    bg: tuple[int, int, int]
+    text: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"rect": list(self.rect), "px": self.px, "facing": self.facing, "seat": self.seat, "role": self.role,
+                "fg": _hex(self.fg), "bg": _hex(self.bg), "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where a part's surface goes: its rectangle on the parent surface (None: the screen), turned or not."""
+
+    rect: pygame.Rect
+    turned: bool
+    seat: int | None
+    parent: pygame.Surface | None
+
+
+@dataclass
+class LayoutRecorder:
+    """The texts of one drawn screen (targets come from the stage's hotspots)."""
+
+    texts: list[TextRecord] = field(default_factory=list)
+    frames: dict[int, tuple[pygame.Surface, Frame]] = field(default_factory=dict)
+    screen: pygame.Surface | None = None
+    """The surface the whole screen is drawn on."""
+
+    def clear(self, screen: pygame.Surface | None = None) -> None:
+        """Start a new screen drawn on ``screen``."""
+        self.texts.clear()
+        self.frames.clear()
+        self.screen = screen
+
+
+RECORDER: LayoutRecorder | None = None
+KEEP: object = object()
+"""The default ``seat`` of a text: the seat of the part it is drawn on."""
+
+
+def start() -> LayoutRecorder:
+    """Turn recording on (a fresh recorder)."""
+    global RECORDER
+    RECORDER = LayoutRecorder()
+    return RECORDER
+
+
+def stop() -> None:
+    global RECORDER
+    RECORDER = None
+
+
+def frame(surface: pygame.Surface, rect: pygame.Rect, turned: bool, seat: int | None = None,
+          parent: pygame.Surface | None = None) -> None:
+    """Declare that ``surface`` will be put at ``rect`` of ``parent`` (the screen when None), turned
+    180° or not; its texts are meant for ``seat`` unless they say otherwise."""
+    if RECORDER is not None:
+        RECORDER.frames[id(surface)] = (surface, Frame(pygame.Rect(rect), turned, seat, parent))
+
+
+def _frame_of(surface: pygame.Surface) -> Frame | None:
+    assert RECORDER is not None
+    entry = RECORDER.frames.get(id(surface))
+    return entry[1] if entry is not None and entry[0] is surface else None
+
+
+def _to_parent(local: pygame.Rect, f: Frame) -> pygame.Rect:
+    if not f.turned:
+        return local.move(f.rect.x, f.rect.y)
+    return pygame.Rect(f.rect.right - local.right, f.rect.bottom - local.bottom, local.width, local.height)
+
+
+def to_screen(surface: pygame.Surface, rect: pygame.Rect) -> tuple[pygame.Rect, bool, int | None]:
+    """``rect`` of ``surface`` on the screen: the rectangle, whether it reads turned, the frame's seat."""
+    turned = False
+    seat: int | None = None
+    seat_known = False
+    current: pygame.Surface | None = surface
+    rect = pygame.Rect(rect)
+    for _ in range(8):  # frames nest a few levels at most
+        if current is None:
+            break
+        f = _frame_of(current)
+        if f is None:
+            break
+        rect = _to_parent(rect, f)
+        turned ^= f.turned
+        if not seat_known and f.seat is not None:
+            seat, seat_known = f.seat, True
+        current = f.parent
+    return rect, turned, seat
+
+
+def _background(surface: pygame.Surface, rect: pygame.Rect) -> tuple[int, int, int]:
+    """The colour most of ``rect`` shows on ``surface`` (before the text is put there)."""
+    area = rect.clip(surface.get_rect())
+    if not area.w or not area.h:
+        return (0, 0, 0)
+    counts: Counter[tuple[int, int, int, int]] = Counter()
+    for i in range(5):
+        for j in range(3):
+            x = area.x + (2 * i + 1) * area.w // 10
+            y = area.y + (2 * j + 1) * area.h // 6
+            c = surface.get_at((x, y))
+            counts[(c.r, c.g, c.b, c.a)] += 1
+    r, g, b, a = counts.most_common(1)[0][0]
+    if a < 255:
+        f = _frame_of(surface)
+        parent = None if f is None else f.parent if f.parent is not None else RECORDER.screen if RECORDER else None
+        if f is not None and parent is not None:
+            under = _background(parent, _to_parent(area, f))
+            return (
+                (r * a + under[0] * (255 - a)) // 255,
+                (g * a + under[1] * (255 - a)) // 255,
+                (b * a + under[2] * (255 - a)) // 255,
+            )
+    return (r, g, b)
+
+
+def text(surface: pygame.Surface, where: pygame.Rect, px: int, colour: tuple[int, int, int], value: str,
+         role: str = "other", seat: object = KEEP) -> None:
+    """Record ``value`` about to be drawn at ``where`` on ``surface`` (call before blitting it)."""
+    if RECORDER is None or not value.strip():
+        return
+    clipped = where.clip(surface.get_rect())
+    if not clipped.w or not clipped.h:
+        return
+    bg = _background(surface, clipped)
+    rect, turned, frame_seat = to_screen(surface, clipped)
+    chosen = frame_seat if seat is KEEP else seat
+    assert chosen is None or isinstance(chosen, int)
+    RECORDER.texts.append(TextRecord((rect.x, rect.y, rect.w, rect.h), px, 1 if turned else 0, chosen, role,
+                                     tuple(colour[:3]), bg, value))  # type: ignore[arg-type]
+
+
+def _hex(colour: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour[:3])
+
+
+def record_json(recorder: LayoutRecorder, *, scene: str, size: tuple[int, int], orientation: str, language: str,
+                admin_area: pygame.Rect | None, targets: list[tuple[pygame.Rect, int | None, str]]) -> dict[str, object]:
+    """The layout record of one screen, as the JSON object written beside its PNG."""
+    return {
+        "scene": scene,
+        "size": list(size),
+        "orientation": orientation,
+        "language": language,
+        "admin_area": None if admin_area is None else [admin_area.x, admin_area.y, admin_area.w, admin_area.h],
+        "targets": [{"rect": [r.x, r.y, r.w, r.h], "seat": seat, "what": what} for r, seat, what in targets],
+        "texts": [t.as_json() for t in recorder.texts],
+    }

@@ -11,6 +11,7 @@ from .deal import Deal, shuffle_deal
 from .errors import (
     MESSAGES,
     BadAmount,
+    BotError,
     CannotDraw,
     CannotPass,
     EngineError,
@@ -28,9 +29,11 @@ from .errors import (
     WrongPhase,
 )
 from .events import EndReason, Event, MatchEnded, Outcome, RoundEnded, Transfer, TransferReason
+from .history import Turn, TurnKind
 from .layout import Layout, Placement
 from .match import AuctionView, Match, MatchConfig, Phase, ranked_opener, round_to_five
 from .tiles import ALL_TILES, Point, Slot, Tile, tile
+from .view import PlayerView
 
 __all__ = [
     "ALL_TILES",
@@ -45,6 +48,7 @@ __all__ = [
     "AuctionView",
     "BadAmount",
     "Bid",
+    "BotError",
     "CannotDraw",
     "CannotPass",
     "Deal",
@@ -69,6 +73,7 @@ __all__ = [
     "Phase",
     "Placement",
     "Play",
+    "PlayerView",
     "Point",
     "Resign",
     "Reveal",
@@ -80,6 +85,8 @@ __all__ = [
     "Tile",
     "Transfer",
     "TransferReason",
+    "Turn",
+    "TurnKind",
     "Unaffordable",
     "UnknownTile",
     "WrongPhase",

@@ -90,6 +90,16 @@ class MatchClock:
         self.deadline = None
         return used
 
+    def copy(self) -> MatchClock:
+        """An independent copy."""
+        other = MatchClock.__new__(MatchClock)
+        other._banks = list(self._banks)
+        other.delay_ns = self.delay_ns
+        other._running = self._running
+        other._started_ns = self._started_ns
+        other.deadline = self.deadline
+        return other
+
     def drop(self) -> None:
         """Stop without charging anything (the decision's time cannot be proven)."""
         self._running = None

@@ -127,6 +127,9 @@ SCENARIO_STEPS_NOT_LIST = "steps must be a list"
 SCENARIO_STEP_NOT_OBJECT = "steps[{index}] is not an object"
 SCENARIO_UNKNOWN_DO = "steps[{index}]: unknown do {do!r}"
 SCENARIO_BACKWARDS = "steps[{index}]: t goes backwards"
+BAD_FILL = "The hidden tiles do not fill the view: {why}"
+NOTHING_TO_DECIDE = "Seat {seat} has nothing to decide now."
+BAD_LEVEL = "A bot level is 1, 2, 3 or 4, not {level!r}."
 
 DIAGNOSTICS: tuple[str, ...] = (
     UNKNOWN_TILE_NAME,
@@ -172,6 +175,9 @@ DIAGNOSTICS: tuple[str, ...] = (
     SCENARIO_STEP_NOT_OBJECT,
     SCENARIO_UNKNOWN_DO,
     SCENARIO_BACKWARDS,
+    BAD_FILL,
+    NOTHING_TO_DECIDE,
+    BAD_LEVEL,
 )
 """Templates of malformed requests, unknown tile names, damaged snapshots and scenario files."""
 
@@ -311,3 +317,9 @@ ERROR_CODES: tuple[str, ...] = (
     UnknownTile.code,
     Malformed.code,
 )
+
+
+class BotError(EngineError, ValueError):
+    """A computer player was asked for a decision it cannot make, or given an impossible fill-in."""
+
+    code = "bot_error"

@@ -141,6 +141,28 @@ class Layout:
         mask = self.open_values_mask
         return bool((mask >> tile[0]) & 1 or (mask >> tile[1]) & 1)
 
+    def count_after_index(self, t: int, p: int) -> int:
+        """The end count that placing tile index ``t`` at point index ``p`` (NO_POINT: opening) would give.
+
+        For a placement ``check_index`` accepts; changes nothing.
+        """
+        low, high = TILE_HALVES[t]
+        if p == NO_POINT:
+            return 2 * low if low == high else low + high
+        total = self._end_count
+        spinner_base = self._spinner * 6
+        if p == spinner_base + S_LINE_A:
+            if spinner_base + S_LINE_B not in self._open:
+                total -= POINT_SCORE[p]  # the spinner's last open line closes
+        elif p == spinner_base + S_LINE_B:
+            if spinner_base + S_LINE_A not in self._open:
+                total -= POINT_SCORE[p]
+        else:
+            total -= POINT_SCORE[p]
+        if low == high:
+            return total + 2 * low
+        return total + (high if POINT_VALUE[p] == low else low)
+
     # -- changing ----------------------------------------------------------------
 
     def check(self, tile: Tile, at: Point | None) -> None:

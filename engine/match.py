@@ -11,7 +11,7 @@ from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import Auction, max_affordable_bid, net_payment
@@ -20,6 +20,7 @@ from .deal import HAND_SIZE
 from .errors import (
     BAD_AMOUNT,
     BAD_DELAY,
+    BAD_FILL,
     BAD_HANDOVER,
     BAD_JOCKEY,
     BAD_PAIR,
@@ -51,6 +52,7 @@ from .errors import (
     UNAFFORDABLE,
     WRONG_PHASE,
     BadAmount,
+    BotError,
     CannotDraw,
     CannotPass,
     IllegalPlay,
@@ -75,10 +77,12 @@ from .events import (
     Transfer,
     TransferReason,
 )
+from .history import K_ACCEPT, K_BID, K_DECLINE, K_DRAW, K_PASS, K_PLAY, KIND_CODES, Turn
 from .layout import Layout
 from .tiles import (
     ALL_TILES,
     POINT_BIT,
+    POINT_INDEX,
     POINT_VALUE,
     POINTS,
     TILE_HALVES,
@@ -88,6 +92,9 @@ from .tiles import (
     Point,
     Tile,
 )
+
+if TYPE_CHECKING:
+    from .view import PlayerView
 
 SNAPSHOT_VERSION = 1
 PLAYERS = (0, 1)
@@ -189,6 +196,11 @@ _RANK: tuple[int, ...] = tuple(
 """Each tile index's place in the ranked-opening order (higher opens first)."""
 
 
+def opening_rank_index(t: int) -> int:
+    """Tile index ``t``'s place in the ranked-opening order (0 lowest, 27 the [6|6] that opens first)."""
+    return _RANK[t]
+
+
 def ranked_opener(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:
     """Who must open a ranked round, and with which tile (RULES.md §3).
 
@@ -276,6 +288,10 @@ class Match:
         self._outcome: Outcome | None = None
         self._last_ns: int | None = None
         self._legal: tuple[Action, ...] | None = None
+        self._history: list[tuple[int, int, int, int]] = []
+        """The round's commands: (player, kind code, tile index / bid amount / -1, point index / -1)."""
+        self._ranked = False
+        """Whether the current round opened (or opens) by rank."""
 
     # ------------------------------------------------------------------ reading
 
@@ -381,6 +397,29 @@ class Match:
                 max_affordable_bid(self._balances[1], 1, a.jockey),
             ),
         )
+
+    @property
+    def ranked_round(self) -> bool:
+        """True when the current round opens (or opened) by rank, False after an auction."""
+        return self._ranked
+
+    def round_history(self, viewer: int | None = None) -> tuple[Turn, ...]:
+        """The current round's commands in order, as ``viewer`` may know them.
+
+        Draws show their tile only to the drawer (every tile when ``viewer`` is None).
+        """
+        turns = []
+        for player, code, x, p in self._history:
+            kind = KIND_CODES[code]
+            if code == K_PLAY:
+                turns.append(Turn(player, kind, ALL_TILES[x], None if p < 0 else POINTS[p]))
+            elif code == K_DRAW:
+                turns.append(Turn(player, kind, ALL_TILES[x] if viewer is None or viewer == player else None))
+            elif code == K_BID:
+                turns.append(Turn(player, kind, amount=x))
+            else:
+                turns.append(Turn(player, kind))
+        return tuple(turns)
 
     def placements_for(self, tile: Tile) -> list[Point]:
         """Where ``tile`` may go now (an empty list for the opening tile: it needs no point)."""
@@ -544,6 +583,8 @@ class Match:
         self._drawn = -1
         self._passes = 0
         self._last_actor = None
+        self._history = []
+        self._ranked = self._jockey is None
         if self._jockey is None:
             opener, self._opening_tile = _ranked_opener_index(self._hands)
             self._begin(opener, now_ns, _PLAY)
@@ -580,6 +621,7 @@ class Match:
             layout.check_index(t, p)  # the opening tile, or a refusal with its reason
 
         hand.remove(t)
+        self._history.append((player, K_PLAY, t, p))
         count = layout.place_index(t, p)
         self._opening_tile = self._drawn = -1
         self._passes = 0
@@ -606,6 +648,7 @@ class Match:
             raise CannotDraw(BONEYARD_EMPTY)
         drawn = self._boneyard.pop(0)
         insort(self._hands[player], drawn)
+        self._history.append((player, K_DRAW, drawn, -1))
         if TILE_MASK[drawn] & self._layout.open_values_mask:
             self._drawn = drawn
 
@@ -616,6 +659,7 @@ class Match:
         if self._boneyard:
             raise CannotPass(DRAW_FIRST)
         self._last_actor = player
+        self._history.append((player, K_PASS, -1, -1))
         self._passes += 1
         if self._passes >= 2:
             self._clock.stop(now_ns)
@@ -628,6 +672,7 @@ class Match:
         if auction.bid is not None:
             raise WrongPhase(DECLINE_FIRST_ONLY)
         self._last_actor = action.player
+        self._history.append((action.player, K_DECLINE, -1, -1))
         self._open_by(auction.jockey, now_ns)
 
     def _bid(self, action: Bid, now_ns: int, events: list[Event]) -> None:
@@ -641,6 +686,7 @@ class Match:
         if cost > self._balances[player]:
             raise Unaffordable(UNAFFORDABLE, amount=amount, cost=cost, balance=self._balances[player])
         self._last_actor = player
+        self._history.append((player, K_BID, amount, -1))
         auction.bid = amount
         auction.bidder = player
         self._begin(1 - player, now_ns, _AUCTION)
@@ -651,6 +697,7 @@ class Match:
         if auction.bid is None or auction.bidder is None:
             raise WrongPhase(NO_BID_TO_ACCEPT)
         self._last_actor = player
+        self._history.append((player, K_ACCEPT, -1, -1))
         bidder = auction.bidder
         cost = net_payment(auction.bid, bidder, auction.jockey)
         self._auction = None
@@ -757,6 +804,98 @@ class Match:
             return MatchIsOver(MATCH_ABORTED)
         return MatchIsOver(MATCH_OVER, reason=o.reason.value)
 
+    # ------------------------------------------------------------------ copies for search
+
+    def clone(self) -> Match:
+        """An independent copy of the whole match (hidden tiles included), cheaper than saving."""
+        m = Match.__new__(Match)
+        m.config = self.config
+        m.boot_id = self.boot_id
+        m._handover = self._handover
+        m._balances = list(self._balances)
+        m._phase = self._phase
+        m._round = self._round
+        m._jockey = self._jockey
+        m._hands = [list(self._hands[0]), list(self._hands[1])]
+        m._boneyard = list(self._boneyard)
+        m._layout = self._layout.copy()
+        m._to_act = self._to_act
+        m._opening_tile = self._opening_tile
+        m._drawn = self._drawn
+        m._passes = self._passes
+        a = self._auction
+        m._auction = None if a is None else Auction(a.jockey, a.bid, a.bidder)
+        m._after_reveal = self._after_reveal
+        m._last_actor = self._last_actor
+        m._clock = self._clock.copy()
+        m._outcome = self._outcome
+        m._last_ns = self._last_ns
+        m._legal = self._legal
+        m._history = list(self._history)
+        m._ranked = self._ranked
+        return m
+
+    @classmethod
+    def from_view(cls, view: PlayerView, other_hand: Sequence[Tile], boneyard: Sequence[Tile]) -> Match:
+        """A match that ``view``'s seat cannot tell from the real one, the hidden tiles filled in.
+
+        ``other_hand`` is the other player's hand, ``boneyard`` the tiles left to draw (first
+        drawn first). The copy has no hand-over (a pending hand-over is already revealed) and its
+        clock reads the view's banks at time 0, the running decision's delay as the view left it.
+        Raises ``BotError`` when the tiles do not complete the view.
+        """
+        seat = view.seat
+        other = 1 - seat
+        layout = view.layout()
+        mine = [TILE_INDEX[t] for t in view.hand]
+        theirs = [TILE_INDEX[t] for t in other_hand]
+        rest = [TILE_INDEX[t] for t in boneyard]
+        every = mine + theirs + rest + [TILE_INDEX[t] for t in layout.tiles()]
+        if len(theirs) != view.hand_sizes[other] or len(rest) != view.boneyard_count:
+            raise BotError(BAD_FILL, why="the other hand or the boneyard has the wrong size")
+        if view.round > 0 and sorted(every) != list(range(len(ALL_TILES))):
+            raise BotError(BAD_FILL, why="the 28 tiles are not all accounted for")
+        banks = (max(1, view.banks_ns[0]), max(1, view.banks_ns[1]))
+        m = cls(MatchConfig(balances=(max(1, view.balances[0]), max(1, view.balances[1])), bank_ns=banks,
+                            delay_ns=view.delay_ns, handover=False, jockey=view.jockey))
+        m._balances = list(view.balances)
+        m._phase = view.pending_phase if view.phase is _HANDOVER and view.pending_phase is not None else view.phase
+        m._round = view.round
+        m._hands[seat] = sorted(mine)
+        m._hands[other] = sorted(theirs)
+        m._boneyard = rest
+        m._layout = layout
+        m._to_act = view.to_act
+        m._ranked = view.ranked
+        if view.ranked and layout.is_empty and m._hands[0] and m._hands[1]:
+            m._opening_tile = _ranked_opener_index(m._hands)[1]
+        m._drawn = -1 if view.drawn_tile is None else TILE_INDEX[view.drawn_tile]
+        history = []
+        for turn in view.history:
+            code = KIND_CODES.index(turn.kind)
+            x = p = -1
+            if turn.tile is not None:
+                x = TILE_INDEX[turn.tile]
+            if turn.at is not None:
+                p = POINT_INDEX[turn.at]
+            if turn.amount is not None:
+                x = turn.amount
+            history.append((turn.player, code, x, p))
+        m._history = history
+        passes = 0
+        for entry in reversed(history):
+            if entry[1] != K_PASS:
+                break
+            passes += 1
+        m._passes = passes
+        m._last_actor = history[-1][0] if history else None
+        a = view.auction
+        m._auction = None if a is None else Auction(a.jockey, a.bid, a.bidder)
+        if view.to_act is not None and view.phase is not _READY:
+            m._clock.start(view.to_act, view.delay_left_ns - view.delay_ns)
+        m._outcome = view.outcome
+        return m
+
     # ------------------------------------------------------------------ saving and restoring
 
     def to_dict(self) -> dict[str, Any]:
@@ -781,6 +920,8 @@ class Match:
             "auction": None if self._auction is None else self._auction.to_dict(),
             "after_reveal": None if self._after_reveal is None else self._after_reveal.value,
             "last_actor": self._last_actor,
+            "history": [list(entry) for entry in self._history],
+            "ranked": self._ranked,
             "clock": self._clock.to_dict(),
             "outcome": None
             if o is None
@@ -810,6 +951,8 @@ class Match:
             m._auction = None if data["auction"] is None else Auction.from_dict(data["auction"])
             m._after_reveal = None if data["after_reveal"] is None else Phase(data["after_reveal"])
             m._last_actor = data["last_actor"]
+            m._history = [(int(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in data.get("history", [])]
+            m._ranked = bool(data.get("ranked", False))
             m._clock = MatchClock.from_dict(data["clock"])
             o = data["outcome"]
             m._outcome = None if o is None else _outcome_from_dict(o)

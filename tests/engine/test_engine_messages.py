@@ -39,6 +39,7 @@ from engine import (
     Pass,
     Phase,
     Play,
+    PlayerView,
     Point,
     Resign,
     Reveal,
@@ -51,6 +52,7 @@ from engine import (
     shuffle_deal,
 )
 from engine import errors as E
+from engine.bots import choose
 from engine.errors import DIAGNOSTICS, MESSAGES, REFUSALS
 from engine.events import ABORT_REASONS, RESTARTED_WHILE_RUNNING
 from engine.replay import replay_file
@@ -307,7 +309,17 @@ MALFORMED: list[tuple[str, Callable[[Path], object]]] = [
     ("scenario do", lambda tmp: parse_scenario({"steps": [{"t": 0, "do": "dance"}]})),
     ("scenario backwards", lambda tmp: parse_scenario({"steps": [{"t": 5, "do": "tick"}, {"t": 4, "do": "tick"}]})),
     ("scenario balances list", lambda tmp: parse_scenario({"config": {"balances": [1]}, "steps": []})),
+    ("view fill", lambda tmp: Match.from_view(_started_view(), [], [])),
+    ("bot nothing to decide", lambda tmp: choose(PlayerView.of(Match(), 0, 0), 2, random.Random(1))),
+    ("bot level", lambda tmp: choose(_started_view(), 5, random.Random(1))),
 ]
+
+
+def _started_view() -> PlayerView:
+    """Player 0's view of a fresh round of GOOD_DEAL."""
+    m = Match()
+    m.apply(Start(0, GOOD_DEAL), 0)
+    return PlayerView.of(m, 0, 0)
 
 
 @pytest.mark.parametrize("what, attempt", MALFORMED, ids=[w for w, _ in MALFORMED])

@@ -1,0 +1,211 @@
+"""``python -m engine.bots.arena --a 4 --b 3 --matches 1000 --seed S``: duplicate matches between two
+bot levels, their match wins with a Wilson 95 % interval, points per round and decision times.
+
+Duplicate: each seed's sequence of deals is played twice, the bots' seats swapped. Matches run on
+a virtual clock: each command arrives at the previous one's time plus the decision's measured
+thinking time (the command line measures it) or a fixed ``think_ns`` (tests), so a bank never
+runs out spuriously and the clock rules still apply. The module is pure apart from ``main``,
+which reads the time to measure the decisions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..actions import Action, Start
+from ..clock import NS_PER_MS
+from ..deal import shuffle_deal
+from ..errors import IllegalAction
+from ..events import RoundEnded
+from ..match import Match
+from ..view import PlayerView
+from . import choose
+
+MAX_ROUNDS = 400
+"""A match still running after this many rounds goes to the higher balance (reported apart)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One side: a level and, for level 4, its fixed samples or its time budget."""
+
+    level: int
+    samples: int | None = None
+    budget_ns: int | None = None
+
+    @property
+    def name(self) -> str:
+        """A short label such as ``L4`` or ``L4/s30``."""
+        return f"L{self.level}" + (f"/s{self.samples}" if self.samples is not None else "")
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """One match: the winning side (0 for side a, 1 for side b), rounds, side a's net points,
+    decision times per side and illegal actions met."""
+
+    winner: int
+    rounds: int
+    points_a: int
+    capped: bool
+    times: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+    decisions: int = 0
+    illegal: int = 0
+
+
+def play_match(
+    sides: tuple[BotSpec, BotSpec],
+    seed: int,
+    a_seat: int,
+    timer: Callable[[], int] | None = None,
+    think_ns: int = 500 * NS_PER_MS,
+) -> MatchResult:
+    """Side a at seat ``a_seat`` against side b; the deals come from ``seed`` whatever the seats.
+
+    ``timer`` (nanoseconds) measures each decision and bounds level 4's budget; without one every
+    decision takes ``think_ns`` of virtual time and level 4 uses its samples.
+    """
+    deals = random.Random(f"deals-{seed}")
+    rngs = (random.Random(f"bot-{seed}-a"), random.Random(f"bot-{seed}-b"))
+    side_of_seat = (0, 1) if a_seat == 0 else (1, 0)
+    match = Match()
+    now = 0
+    result = MatchResult(winner=-1, rounds=0, points_a=0, capped=False)
+    start_balance = match.balances[a_seat]
+    while not match.is_over and result.rounds < MAX_ROUNDS:
+        now += NS_PER_MS
+        match.apply(Start(None, shuffle_deal(deals)), now)
+        result.rounds += 1
+        while match.to_act is not None:
+            seat = match.to_act
+            side = side_of_seat[seat]
+            spec = sides[side]
+            view = PlayerView.of(match, seat, now)
+            if timer is None:
+                action = choose(view, spec.level, rngs[side], samples=spec.samples)
+                spent = think_ns
+            else:
+                started = timer()
+                action = choose(view, spec.level, rngs[side], samples=spec.samples, budget_ns=spec.budget_ns,
+                                clock=timer)
+                spent = timer() - started
+                result.times[side].append(spent)
+            result.decisions += 1
+            now += max(1, spent)
+            events = _apply(match, action, now, result)
+            if any(isinstance(e, RoundEnded) for e in events):
+                break
+    if match.is_over and match.outcome is not None and match.outcome.winner is not None:
+        result.winner = side_of_seat[match.outcome.winner]
+    else:
+        result.capped = True
+        balances = match.balances
+        result.winner = side_of_seat[0] if balances[0] >= balances[1] else side_of_seat[1]
+    result.points_a = match.balances[a_seat] - start_balance
+    return result
+
+
+def _apply(match: Match, action: Action, now: int, result: MatchResult) -> list[object]:
+    """Apply a bot's action; an illegal one is counted and replaced by the first legal action."""
+    try:
+        return list(match.apply(action, now))
+    except IllegalAction:
+        result.illegal += 1
+        return list(match.apply(match.legal_actions()[0], now))
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+def percentile(values: Sequence[int], q: float) -> float:
+    """The ``q``-quantile (0..1) of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = max(1, math.ceil(q * len(ordered)))
+    return float(ordered[rank - 1])
+
+
+def run(
+    sides: tuple[BotSpec, BotSpec],
+    matches: int,
+    seed: int,
+    timer: Callable[[], int] | None = None,
+    report: Callable[[str], None] | None = None,
+) -> list[MatchResult]:
+    """``matches`` duplicate matches (pairs of seeds, seats swapped), side a first at seat 0."""
+    results: list[MatchResult] = []
+    for i in range((matches + 1) // 2):
+        for a_seat in (0, 1):
+            if len(results) < matches:
+                results.append(play_match(sides, seed + i, a_seat, timer))
+        if report is not None and (i + 1) % 10 == 0:
+            report(summary(sides, results))
+    return results
+
+
+def summary(sides: tuple[BotSpec, BotSpec], results: Sequence[MatchResult]) -> str:
+    """The figures the issue asks for, as text."""
+    n = len(results)
+    wins = sum(1 for r in results if r.winner == 0)
+    low, high = wilson(wins, n)
+    rounds = sum(r.rounds for r in results)
+    points = sum(r.points_a for r in results)
+    lines = [
+        f"{sides[0].name} vs {sides[1].name}: {n} matches, {sides[0].name} won {wins} "
+        f"({100 * wins / max(1, n):.1f} %, Wilson 95 % {100 * low:.1f}-{100 * high:.1f} %)",
+        f"rounds {rounds} ({rounds / max(1, n):.1f} per match), {sides[0].name} net "
+        f"{points / max(1, rounds):+.2f} points per round; capped at {MAX_ROUNDS} rounds: "
+        f"{sum(1 for r in results if r.capped)}",
+        f"decisions {sum(r.decisions for r in results)}, illegal actions {sum(r.illegal for r in results)}",
+    ]
+    for side in (0, 1):
+        times = [t for r in results for t in r.times[side]]
+        if times:
+            ms = [t / NS_PER_MS for t in times]
+            lines.append(
+                f"{sides[side].name} decision ms: p50 {percentile(times, 0.5) / NS_PER_MS:.2f}, "
+                f"p90 {percentile(times, 0.9) / NS_PER_MS:.2f}, p99 {percentile(times, 0.99) / NS_PER_MS:.2f}, "
+                f"max {max(ms):.2f}, mean {statistics.fmean(ms):.2f} over {len(times)}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the arena from the command line and print its figures."""
+    import time
+
+    parser = argparse.ArgumentParser(prog="python -m engine.bots.arena", description=__doc__.splitlines()[0])
+    parser.add_argument("--a", type=int, required=True, help="side a's level")
+    parser.add_argument("--b", type=int, required=True, help="side b's level")
+    parser.add_argument("--matches", type=int, default=1000, help="matches in all (pairs of seeds)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples-a", type=int, default=None, help="level 4: fixed samples for side a")
+    parser.add_argument("--samples-b", type=int, default=None, help="level 4: fixed samples for side b")
+    parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
+    parser.add_argument("--progress", action="store_true", help="print the figures every 20 matches")
+    args = parser.parse_args(argv)
+    budget = None if args.budget_ms is None else int(args.budget_ms * NS_PER_MS)
+    sides = (BotSpec(args.a, args.samples_a, budget), BotSpec(args.b, args.samples_b, budget))
+    report = (lambda text: print(text + "\n", flush=True)) if args.progress else None
+    results = run(sides, args.matches, args.seed, time.perf_counter_ns, report)
+    print(summary(sides, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

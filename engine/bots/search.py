@@ -1,0 +1,102 @@
+"""Level 4: search over sampled hidden hands (determinization with shared samples).
+
+Each sample fills the hidden tiles in from what the seat can infer (``knowledge``); every candidate
+action is tried on a copy of that same filled-in match and the round is played out to its end by
+level-2 policies with random tie-breaks (the same random numbers for every candidate). The action
+with the best total of points won (a won or lost match counts ``MATCH_VALUE``) is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..actions import Action, Bid, Play
+from ..clock import NS_PER_MS
+from ..match import Match
+from ..view import PlayerView
+from .knowledge import Knowledge, determinize
+from .policy import first_auction_action, greedy_match_action, heuristic_auction, heuristic_play, safe_actions
+
+DEFAULT_BUDGET_NS = 200 * NS_PER_MS
+"""Thinking time per decision when the caller gives a clock but no budget (the p99 stays under
+250 ms on the development machine; a Raspberry Pi 4 should be given about 800 ms)."""
+DEFAULT_SAMPLES = 60
+"""Samples per decision when neither ``samples`` nor a clock is given: about the work the default
+budget allows on the development machine."""
+MIN_SAMPLES = 4
+"""Fewer completed samples than this when the budget runs out: fall back to level 3."""
+MATCH_VALUE = 1000.0
+"""What winning (or, negated, losing) the match is worth in a rollout, in points."""
+
+
+def rollout(match: Match, rng: random.Random) -> None:
+    """Play ``match`` to the end of its round with level-2 policies for both players (every command
+    at the time of its last one: no clock runs down)."""
+    apply = match.apply
+    now = match.last_command_ns or 0
+    while match.to_act is not None:
+        apply(greedy_match_action(match, rng), now)
+
+
+def outcome_value(match: Match, seat: int, before: int) -> float:
+    """Points ``seat`` gained since its balance was ``before``, a decided match counting ``MATCH_VALUE``."""
+    value = float(match.balances[seat] - before)
+    outcome = match.outcome
+    if outcome is not None and outcome.winner is not None:
+        value += MATCH_VALUE if outcome.winner == seat else -MATCH_VALUE
+    return value
+
+
+def candidates(view: PlayerView) -> list[Action]:
+    """The actions worth searching: every safe play, or in the auction decline / accept and the
+    smallest safe bid."""
+    safe = safe_actions(view)
+    if isinstance(safe[0], Play):
+        return list(safe)
+    if view.auction is None:
+        return [safe[0]]
+    bids = [a for a in safe if isinstance(a, Bid)]
+    return [first_auction_action(view), *bids[:1]]
+
+
+def search(
+    view: PlayerView,
+    rng: random.Random,
+    samples: int | None,
+    budget_ns: int | None,
+    clock: Callable[[], int] | None,
+) -> Action:
+    """Level 4's choice (see the module's description)."""
+    options = candidates(view)
+    if len(options) == 1:
+        return options[0]
+    know = Knowledge.of(view)
+    seat = view.seat
+    before = view.balances[seat]
+    deadline: int | None = None
+    if samples is None:
+        if clock is None:
+            samples = DEFAULT_SAMPLES
+        else:
+            deadline = clock() + (DEFAULT_BUDGET_NS if budget_ns is None else budget_ns)
+    totals = [0.0] * len(options)
+    done = 0
+    while samples is None or done < samples:
+        if deadline is not None and clock is not None and clock() >= deadline:
+            break
+        world = determinize(view, rng, know)
+        seed = rng.getrandbits(64)
+        for i, action in enumerate(options):
+            m = world.clone()
+            m.apply(action, 0)
+            rollout(m, random.Random(seed))
+            totals[i] += outcome_value(m, seat, before)
+        done += 1
+    if deadline is not None and done < MIN_SAMPLES:
+        return heuristic_auction(view) if view.auction is not None else heuristic_play(view, rng, know)
+    best = 0
+    for i in range(1, len(options)):
+        if totals[i] > totals[best]:
+            best = i
+    return options[best]

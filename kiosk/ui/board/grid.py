@@ -93,6 +93,17 @@ class Grid:
                 return False
         return True
 
+    def snapshot(self) -> tuple[list[int], list[list[int]], int]:
+        """The grid's state, for ``restore`` when a search backs out of a choice."""
+        return list(self.solid), [list(rows) for rows in self.corridors], len(self.boxes)
+
+    def restore(self, state: tuple[list[int], list[list[int]], int]) -> None:
+        """Go back to a ``snapshot``."""
+        solid, corridors, boxes = state
+        self.solid = list(solid)
+        self.corridors = [list(rows) for rows in corridors]
+        del self.boxes[boxes:]
+
     def fill(self, box: Box) -> None:
         """Mark ``box`` solid."""
         x0, y0, x1, y1 = box

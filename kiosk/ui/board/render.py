@@ -12,7 +12,8 @@ from collections.abc import Iterable
 import pygame
 
 from engine import Point, Tile
-from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, Rect
+from kiosk.ui import theme
+from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, PlacedTile, Rect
 
 Color = tuple[int, int, int]
 
@@ -23,6 +24,9 @@ DIVIDER: Color = (128, 118, 100)
 PIP: Color = (28, 28, 34)
 SPINNER_ORANGE: Color = (255, 140, 0)
 TARGET_GLOW: Color = (255, 221, 64)
+LAST_OUTLINE: Color = theme.ACCENT
+"""The outline of the tile placed last (and its score badge)."""
+BADGE_TEXT: Color = theme.BUTTON_PRIMARY_TEXT
 
 _PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
     0: (),
@@ -83,20 +87,56 @@ def draw_board(
     *,
     highlight_points: Iterable[Point] = (),
     spinner_outline: bool = True,
+    last_score: int | None = None,
 ) -> None:
     """Draw every tile of ``geometry``, the spinner's orange outline and the highlighted points.
 
     A highlighted open point shows a glowing frame over its tap target with a dot where the
-    next tile would join.
+    next tile would join. ``last_score`` marks the tile placed last (the layout's last
+    placement): None draws no mark, 0 a thick accent outline, a positive number the outline
+    and a badge with the points that placement scored ("+10").
     """
     for placed in geometry.tiles:
         outline = SPINNER_ORANGE if spinner_outline and placed.is_spinner else None
         draw_tile(surface, placed.rect, placed.first_value, placed.second_value, placed.vertical,
                   highlight=outline)
+    if last_score is not None and geometry.tiles:
+        draw_last_placement(surface, geometry, last_score)
     wanted = set(highlight_points)
     for target in geometry.targets:
         if target.point in wanted:
             draw_target(surface, target)
+
+
+def last_placed(geometry: BoardGeometry) -> PlacedTile | None:
+    """The tile placed last (the highest placing index), or None on an empty board."""
+    return max(geometry.tiles, key=lambda t: t.index, default=None)
+
+
+def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score: int) -> pygame.Rect | None:
+    """Outline the tile placed last and, if ``score`` > 0, put a "+score" badge on its corner.
+
+    The outline sits just outside the tile; the badge is kept inside the board's area. Returns
+    the badge's rectangle (None without a badge).
+    """
+    placed = last_placed(geometry)
+    if placed is None:
+        return None
+    box = pygame.Rect(placed.rect)
+    short = min(box.w, box.h)
+    width = max(3, short // 8)
+    pygame.draw.rect(surface, LAST_OUTLINE, box.inflate(2 * width - 2, 2 * width - 2), width=width,
+                     border_radius=max(2, short // 5))
+    if score <= 0:
+        return None
+    image = theme.render(f"+{score}", max(theme.MIN_READABLE, round(short * 0.75)), BADGE_TEXT, bold=True)
+    badge = image.get_rect().inflate(max(8, short // 3), 2)
+    badge.center = box.topright
+    badge.clamp_ip(pygame.Rect(geometry.area))
+    pygame.draw.rect(surface, LAST_OUTLINE, badge, border_radius=badge.h // 2)
+    pygame.draw.rect(surface, SHADOW, badge, width=1, border_radius=badge.h // 2)
+    surface.blit(image, image.get_rect(center=badge.center))
+    return badge
 
 
 def draw_target(surface: pygame.Surface, target: OpenTarget, color: Color = TARGET_GLOW) -> None:

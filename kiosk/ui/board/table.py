@@ -11,18 +11,27 @@ from kiosk.table.intents import TapPoint
 from kiosk.ui import theme
 from kiosk.ui.board.geometry import layout_board
 from kiosk.ui.board.render import draw_board, draw_tile
+from kiosk.ui.board.zones import tap_zones
 from kiosk.ui.widgets import Hotspot
 
 
-def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point]) -> list[Hotspot]:
-    """Draw the layout inside ``area`` with ``targets`` highlighted; returns a hotspot per target."""
+def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point], *,
+                    last_score: int | None = None) -> list[Hotspot]:
+    """Draw the layout inside ``area`` with ``targets`` highlighted; returns the targets' hotspots.
+
+    The board is split among all open points, each taking the part nearest to it
+    (``kiosk.ui.board.zones``); each highlighted point gets a hotspot per rectangle of its part.
+    ``last_score`` marks the layout's last placement: None no mark, 0 an outline, more than 0
+    the outline and a "+points" badge (``kiosk.ui.board.render.draw_last_placement``).
+    """
     geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
-    draw_board(surface, geometry, highlight_points=tuple(targets))
+    draw_board(surface, geometry, highlight_points=tuple(targets), last_score=last_score)
     wanted = set(targets)
     return [
-        Hotspot(pygame.Rect(target.rect), TapPoint(target.point))
-        for target in geometry.targets
-        if target.point in wanted
+        Hotspot(pygame.Rect(rect), TapPoint(zone.point))
+        for zone in tap_zones(geometry)
+        if zone.point in wanted
+        for rect in zone.rects
     ]
 
 

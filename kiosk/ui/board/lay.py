@@ -1,0 +1,373 @@
+"""Laying a round's tiles on the unit grid of one tile size (``kiosk.ui.board.grid``).
+
+``attempt`` places the tiles in playing order, each at the open end it was played on, with a
+depth-first search: every tile tries the ways its arm prefers (straight on, the snake's turn,
+other turns) and the search backs out of a choice when a later tile, or a tap target, finds no
+room. A budget of tries bounds the work; running out counts as "does not fit at this size".
+See docs/board-layout.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from engine import Placement, Point, Slot, Tile
+from kiosk.ui.board.grid import LEFT, RIGHT, Box, Dir, Grid, ccw, cw, neg, unit_box
+
+_SPINNER_LOOKBACK = 8
+"""How many tiles before a late spinner keep turn-backs wide (about a row's worth)."""
+
+_STRAIGHT = 0
+_TURN = 1
+_INLINE = 2
+"""A double laid lengthwise along its arm: only when neither crosswise nor a turn fits."""
+
+TileBox = tuple[int, Tile, Box, bool, int, int, bool]
+"""(index, tile, box, vertical, first value, second value, is spinner) in grid units."""
+TargetBox = tuple[Point, int, Box, tuple[int, int], Dir]
+"""(point, value, box, anchor, direction) in grid units."""
+
+
+@dataclass(slots=True)
+class _End:
+    """An open end during layout: where the next tile starts and how its arm is turning.
+
+    (x, y) is on the arm's centre line at the edge of the last tile; ``d`` the way the arm
+    grows; ``drift`` the side it moves to when it turns back (a snake); ``then`` the direction
+    of the second corner of a turn-back in progress; ``owner`` the arm, for corridors.
+    """
+
+    x: int
+    y: int
+    d: Dir
+    drift: Dir | None
+    then: Dir | None
+    owner: int
+
+
+@dataclass(slots=True)
+class Attempt:
+    """A successful layout in grid units."""
+
+    grid: Grid
+    tiles: list[TileBox]
+    targets: list[TargetBox]
+
+
+Plan = tuple[int, Dir | None, Dir | None, Dir | None]
+"""(straight or turn, turn direction, drift after, pending corner after)."""
+Shape = tuple[Box, bool, Dir, int, int, Dir]
+"""(box, vertical, axis from the joined half to the other, new end x, new end y, new end direction)."""
+
+
+@cache
+def _plans_for(
+    d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool
+) -> tuple[Plan, ...]:
+    """The ways to lay the next tile at an end going ``d``, preferred first.
+
+    A double, or a tile with ``delay`` (the spinner follows soon on this arm), postpones the
+    second corner of a turn-back by going on straight once, so that the next row keeps a
+    tile's length of room from the last one (for a crosswise double, or the spinner's branch).
+
+    Straight on; when that is blocked, turn back as a snake: an arm along the area's long side
+    turns clockwise and then back the opposite way (two corners, the next row), an arm along
+    the short side turns clockwise once and keeps running. Any other quarter turn comes last.
+    """
+    plans: list[Plan] = []
+    if then is not None:
+        turn: Plan = (_TURN, then, drift, None)
+        on: Plan = (_STRAIGHT, None, drift, then)
+        plans += [on, turn] if double or delay else [turn, on]
+    else:
+        plans.append((_STRAIGHT, None, drift, None))
+        c = cw(d)
+        if drift is None:
+            if (d[0] != 0) == wide:
+                plans.append((_TURN, c, c, neg(d)))
+            else:
+                plans.append((_TURN, c, neg(d), None))
+        elif drift[0] * d[0] + drift[1] * d[1] == 0:
+            plans.append((_TURN, drift, drift, neg(d)))
+    for t in (cw(d), ccw(d)):
+        if not any(p[0] == _TURN and p[1] == t for p in plans):
+            plans.append((_TURN, t, drift, None))
+    if double:
+        plans.append((_INLINE, None, drift, then))
+    return tuple(plans)
+
+
+def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> Shape:
+    """A tile laid at ``end`` straight on or turning to ``t``.
+
+    A straight double lies crosswise, an inline one (a last resort) lengthwise; a turning tile,
+    double or not, puts its joined half just past the end and its other half towards ``t``, and
+    the arm goes on from its far end.
+    """
+    hx, hy, d = end.x, end.y, end.d
+    dx, dy = d
+    if kind == _STRAIGHT:
+        if double:
+            return unit_box(hx, hy, d, 2, 2), dx != 0, d, hx + 2 * dx, hy + 2 * dy, d
+        return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+    if kind == _INLINE:
+        return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
+    assert t is not None
+    tx, ty = t
+    mx, my = hx + dx, hy + dy
+    return unit_box(mx - tx, my - ty, t, 4, 1), tx == 0, t, mx + 3 * tx, my + 3 * ty, t
+
+
+def point_value(point: Point) -> int:
+    """The value a tile must match at ``point``."""
+    return point.tile.high if point.slot is Slot.HIGH else point.tile.low
+
+
+def _lookahead(shape: Shape) -> Box:
+    """The room a straight tile should leave ahead of its new end: enough to turn there.
+
+    Three units along the arm (a corner needs two, and a crosswise double on the row after the
+    corner one more), as wide as a plain tile.
+    """
+    _, _, _, nx, ny, nd = shape
+    return unit_box(nx, ny, nd, 3, 1)
+
+
+def _branch_room(grid: Grid, end: _End) -> bool:
+    """True if a spinner laid at ``end`` leaves room to start both of its branches."""
+    mx, my = end.x + end.d[0], end.y + end.d[1]
+    return all(grid.free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None) for b in (ccw(end.d), cw(end.d)))
+
+
+def _open_branches(grid: Grid, tile: Tile, mx: int, my: int, d: Dir, ends: dict[Point, _End]) -> None:
+    """Give the spinner centred at (mx, my), with its line along ``d``, its two branch ends."""
+    for slot, b, owner in ((Slot.BRANCH_A, ccw(d), 2), (Slot.BRANCH_B, cw(d), 3)):
+        bx, by = mx + 2 * b[0], my + 2 * b[1]
+        ends[Point(tile, slot)] = _End(bx, by, b, None, None, owner)
+        grid.reserve(bx, by, b, owner)
+
+
+def _place_opening(grid: Grid, tile: Tile, at: tuple[int, int], ends: dict[Point, _End]) -> tuple[Box, bool, int, int]:
+    """Lay the opening tile centred at ``at``: a double crosswise (it is the spinner), else lengthwise."""
+    cx, cy = at
+    if tile.is_double:
+        box = (cx - 1, cy - 2, cx + 1, cy + 2)
+        grid.fill(box)
+        ends[Point(tile, Slot.LINE_A)] = _End(cx - 1, cy, LEFT, None, None, 0)
+        ends[Point(tile, Slot.LINE_B)] = _End(cx + 1, cy, RIGHT, None, None, 1)
+        grid.reserve(cx - 1, cy, LEFT, 0)
+        grid.reserve(cx + 1, cy, RIGHT, 1)
+        _open_branches(grid, tile, cx, cy, RIGHT, ends)
+        return box, True, tile.low, tile.high
+    box = (cx - 2, cy - 1, cx + 2, cy + 1)
+    grid.fill(box)
+    ends[Point(tile, Slot.LOW)] = _End(cx - 2, cy, LEFT, None, None, 0)
+    ends[Point(tile, Slot.HIGH)] = _End(cx + 2, cy, RIGHT, None, None, 1)
+    grid.reserve(cx - 2, cy, LEFT, 0)
+    grid.reserve(cx + 2, cy, RIGHT, 1)
+    return box, False, tile.low, tile.high
+
+
+Choice = tuple[Shape, Dir | None, Dir | None]
+"""A way to lay a tile: its shape, and the arm's drift and pending corner after it."""
+
+
+def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool) -> list[Choice]:
+    """Every way the tile can lie at ``end``, best first.
+
+    First the arm's preferred ways that keep out of other arms' corridors and leave room to
+    turn ahead; then without the room ahead; then the same ignoring corridors (an arm that has
+    filled its own part of the board spills over). A spinner only lies crosswise on its line,
+    where both its branches have room to start.
+    """
+    plans = _plans_for(end.d, end.drift, end.then, grid.wide, double, delay)
+    if is_spinner and not _branch_room(grid, end):
+        return []
+    shapes = [
+        (_shape(end, kind, t, double), kind, drift, then)
+        for kind, t, drift, then in plans
+        if not ((is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE))
+    ]
+    found: list[Choice] = []
+    seen: set[tuple[Box, Dir | None, Dir | None]] = set()
+    for owner in (end.owner, None):
+        for roomy in (True, False):
+            for shape, kind, drift, then in shapes:
+                key = (shape[0], drift, then)
+                if key in seen or not grid.free(shape[0], owner):
+                    continue
+                if roomy and kind != _TURN and not grid.free(_lookahead(shape), owner):
+                    continue
+                seen.add(key)
+                found.append((shape, drift, then))
+    return found
+
+
+def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinner: bool,
+         ends: dict[Point, _End]) -> tuple[Box, bool, int, int]:
+    """Lay ``tile`` joined by its ``value`` half at ``end`` the way ``choice`` says.
+
+    Records the tile's new open end(s); returns (box, vertical, first value, second value).
+    """
+    shape, drift, then = choice
+    grid.fill(shape[0])
+    open_slot = Slot.LINE_B if tile.is_double else (Slot.HIGH if value == tile.low else Slot.LOW)
+    _, _, _, nx, ny, nd = shape
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner)
+    if is_spinner:
+        _open_branches(grid, tile, end.x + end.d[0], end.y + end.d[1], end.d, ends)
+    other = tile[1] if value == tile[0] else tile[0]
+    axis = shape[2]
+    first, second = (value, other) if axis[0] + axis[1] > 0 else (other, value)
+    return shape[0], shape[1], first, second
+
+
+def _open_points(ends: dict[Point, _End], spinner: Tile | None) -> list[Point]:
+    """The ends that are open connection points, sorted like ``Layout.open_points``.
+
+    The spinner's branches only open once both its lines are taken.
+    """
+    closed: set[Slot] = set()
+    if spinner is not None and (Point(spinner, Slot.LINE_A) in ends or Point(spinner, Slot.LINE_B) in ends):
+        closed = {Slot.BRANCH_A, Slot.BRANCH_B}
+    points = [p for p in ends if not (p.tile == spinner and p.slot in closed)]
+    return sorted(points, key=lambda p: (p.tile, p.slot.value))
+
+
+def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point]) -> list[TargetBox] | Point:
+    """A tap target per open point: where a plain tile would go next, or at least a half square.
+
+    When a point has no room even for the half square, that point."""
+    targets: list[TargetBox] = []
+    for point in points:
+        end = ends[point]
+        chosen: Box | None = None
+        for kind, t, _, _ in _plans_for(end.d, end.drift, end.then, grid.wide, False, False):
+            box = _shape(end, kind, t, False)[0]
+            if grid.free(box, None):
+                chosen = box
+                break
+        if chosen is None:
+            box = unit_box(end.x, end.y, end.d, 2, 1)
+            if not grid.free(box, None):
+                return point
+            chosen = box
+        grid.fill(chosen)
+        targets.append((point, point_value(point), chosen, (end.x, end.y), end.d))
+    return targets
+
+
+def _leading_to_spinner(placements: tuple[Placement, ...], spinner: Tile | None) -> frozenset[Tile]:
+    """The few tiles just before the spinner on its arm, when the spinner is not the opening."""
+    parent = {p.tile: p.at.tile for p in placements if p.at is not None}
+    chain: list[Tile] = []
+    current = parent.get(spinner) if spinner is not None else None
+    while current is not None and len(chain) < _SPINNER_LOOKBACK:
+        chain.append(current)
+        current = parent.get(current)
+    return frozenset(chain)
+
+
+class _OutOfTries(Exception):
+    """The search used its budget without finding a layout."""
+
+
+_NEAR = 5
+"""How far (in units) around a blocked end the tiles that may have blocked it are looked for."""
+
+
+class _Search:
+    """One depth-first search for a layout of ``placements`` on ``grid``, with conflict-directed backjumping.
+
+    A tile that finds no room blames its parent (which fixed where its end is) and the tiles
+    laid near its end; the search backs up straight to the latest of those, skipping the
+    choices in between that cannot have helped.
+    """
+
+    def __init__(self, placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, budget: int) -> None:
+        self.placements = placements
+        self.spinner = spinner
+        self.grid = grid
+        self.tries = budget
+        self.ends: dict[Point, _End] = {}
+        self.tiles: list[TileBox] = []
+        self.targets: list[TargetBox] = []
+        self.before_spinner = _leading_to_spinner(placements, spinner)
+        self.order = {p.tile: i for i, p in enumerate(placements)}
+
+    def _blame(self, end: _End, owner: Tile, below: int) -> set[int]:
+        """The placements before ``below`` that may be why ``end`` (on ``owner``) lacks room."""
+        near = (end.x - _NEAR, end.y - _NEAR, end.x + _NEAR, end.y + _NEAR)
+        found = {self.order[owner]}
+        for index, _, box, *_ in self.tiles:
+            if index < below and box[0] < near[2] and near[0] < box[2] and box[1] < near[3] and near[1] < box[3]:
+                found.add(index)
+        return found
+
+    def run(self, index: int) -> set[int] | None:
+        """Lay placements ``index`` onwards and the targets: None when everything fits, else the
+        placements to blame."""
+        grid = self.grid
+        if index == len(self.placements):
+            return self._targets()
+        tile, at, _ = self.placements[index]
+        assert at is not None
+        end = self.ends.get(at)
+        if end is None:
+            raise ValueError(f"{at} is not an open end of the layout")
+        is_spinner = tile == self.spinner
+        conflict: set[int] = set()
+        for choice in _choices(grid, end, tile[0] == tile[1], is_spinner, tile in self.before_spinner):
+            self.tries -= 1
+            if self.tries < 0:
+                raise _OutOfTries
+            state = grid.snapshot()
+            ends = dict(self.ends)
+            del self.ends[at]
+            placed = _lay(grid, tile, point_value(at), end, choice, is_spinner, self.ends)
+            self.tiles.append((index, tile, *placed, is_spinner))
+            failed = self.run(index + 1)
+            if failed is None:
+                return None
+            self.tiles.pop()
+            grid.restore(state)
+            self.ends = ends
+            if index not in failed:
+                return failed
+            conflict |= failed - {index}
+        return conflict | self._blame(end, at.tile, index)
+
+    def _targets(self) -> set[int] | None:
+        """Place the tap targets; None when they fit, else the placements to blame."""
+        grid = self.grid
+        state = grid.snapshot()
+        points = _open_points(self.ends, self.spinner)
+        targets = _place_targets(grid, self.ends, points)
+        if not isinstance(targets, Point):
+            self.targets = targets
+            return None
+        grid.restore(state)
+        return self._blame(self.ends[targets], targets.tile, len(self.placements))
+
+
+def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
+            budget: int) -> Attempt | None:
+    """Lay out every placement at the grid's tile size, the opening tile centred at ``opening_at``.
+
+    None if nothing was found within ``budget`` tries (one try: one way to lay one tile).
+    """
+    if grid.wu < 6 or grid.hu < 6 or not placements:
+        return None
+    cx, cy = opening_at
+    if not (3 <= cx <= grid.wu - 3 and 3 <= cy <= grid.hu - 3):
+        return None
+    search = _Search(placements, spinner, grid, budget)
+    tile = placements[0].tile
+    search.tiles.append((0, tile, *_place_opening(grid, tile, opening_at, search.ends), tile == spinner))
+    try:
+        if search.run(1) is not None:
+            return None
+    except _OutOfTries:
+        return None
+    return Attempt(grid, search.tiles, search.targets)

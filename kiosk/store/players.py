@@ -23,7 +23,7 @@ from kiosk.store.errors import PlayerNameError, StoreUsageError, internal
 from kiosk.store.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_match
 
 __all__ = ["NAME_MAX", "HistoryRow", "Player", "PlayerNameError", "Players", "Standing", "clean_name", "is_rated",
-           "rate_finished"]
+           "name_key", "rate_finished"]
 
 NAME_MAX = 20
 """The longest name the on-screen keyboard accepts (characters)."""
@@ -82,7 +82,11 @@ class HistoryRow:
 
 
 def clean_name(name: str) -> str:
-    """``name`` normalised (NFC, inner spaces collapsed, trimmed); PlayerNameError when unusable."""
+    """``name`` normalised (NFC, inner spaces collapsed, trimmed); PlayerNameError when unusable.
+
+    Letters of any script are welcome (Latin, Cyrillic, Hangul syllables and jamo); a name typed
+    on the kiosk's keyboard and the same name pasted with combining marks or conjoining jamo are
+    stored alike."""
     text = " ".join(unicodedata.normalize("NFC", str(name)).split())
     if not text:
         raise PlayerNameError(T("Type a name first."))
@@ -93,6 +97,25 @@ def clean_name(name: str) -> str:
     if text.casefold() == "guest":
         raise PlayerNameError(T('"Guest" is reserved for players without a name.'))
     return text
+
+
+def name_key(name: str) -> str:
+    """What names are compared by: canonical caseless matching (Unicode D145) of the cleaned name, so
+    "Анна", "АННА" and "анна" are one name, and "Straße" is "STRASSE"."""
+    text = " ".join(str(name).split())
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
+def _holder(conn: sqlite3.Connection, text: str) -> int | None:
+    """The id of the player whose name is ``text`` up to case and normalisation, or None."""
+    row = conn.execute("SELECT id FROM players WHERE name = ?", (text,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    key = name_key(text)
+    for player_id, name in conn.execute("SELECT id, name FROM players"):
+        if name_key(name) == key:
+            return int(player_id)
+    return None
 
 
 _PLAYER_COLUMNS = "id, name, rating, rd, volatility, games, created_wall"
@@ -121,11 +144,12 @@ class Players:
         self.wall_clock = wall_clock
 
     def create(self, name: str, *, wall_s: float | None = None) -> Player:
-        """A new player with the default rating (1500, RD 350); PlayerNameError if the name is taken."""
+        """A new player with the default rating (1500, RD 350); PlayerNameError if the name is taken
+        (``name_key``: whatever the case)."""
         text = clean_name(name)
         wall = float(self.wall_clock()) if wall_s is None else float(wall_s)
         with self.database.transaction() as conn:
-            if conn.execute("SELECT 1 FROM players WHERE name = ?", (text,)).fetchone() is not None:
+            if _holder(conn, text) is not None:
                 raise PlayerNameError(T('The name "{name}" is taken: pick it from the list or choose another.',
                                         name=text))
             cursor = conn.execute(
@@ -144,10 +168,12 @@ class Players:
         return _player(row)
 
     def find(self, name: str) -> Player | None:
-        """The player called ``name`` (case-insensitive), or None."""
+        """The player called ``name`` (whatever the case and normalisation, ``name_key``), or None."""
         text = " ".join(unicodedata.normalize("NFC", str(name)).split())
         with self.database.read() as conn:
-            row = conn.execute(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name = ?", (text,)).fetchone()
+            player_id = _holder(conn, text)
+            row = None if player_id is None else conn.execute(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
         return None if row is None else _player(row)
 
     def list(self) -> list[Player]:
@@ -162,8 +188,8 @@ class Players:
         with self.database.transaction() as conn:
             if conn.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
                 raise _no_player(player_id)
-            other = conn.execute("SELECT id FROM players WHERE name = ?", (text,)).fetchone()
-            if other is not None and other[0] != player_id:
+            other = _holder(conn, text)
+            if other is not None and other != player_id:
                 raise PlayerNameError(T('The name "{name}" is taken.', name=text))
             conn.execute("UPDATE players SET name = ? WHERE id = ?", (text, player_id))
         return self.get(player_id)

@@ -410,7 +410,7 @@ class GameSession:
         if self._delay_told or m.clock_running is None or self.settings.delay_seconds <= 0:
             return
         self._delay_told = True
-        self.say(T("+{seconds}s by a running clock: free seconds before the bank runs",
+        self.say(T("+{seconds}s beside a running clock: free seconds before the bank is used",
                    seconds=f"{self.settings.delay_seconds:g}"), now_ns)
 
     def _reset_bid_draft(self) -> None:

@@ -1,22 +1,58 @@
 """The auction after a domino: the standing bid, the jockey and the 15-point credit, what accepting
-costs; Decline or Accept, and a -5 / Bid / +5 stepper — a card turned toward the player to act."""
+costs; Decline or Accept, Bid with its stepper (-5 / +5) and the quick bids (+25, All I can afford)
+— a card turned toward the player to act (on their half of the board in table orientation)."""
 
 from __future__ import annotations
 
 import pygame
 
+from engine import AuctionView
 from kiosk.i18n import Translator
-from kiosk.table.intents import Accept, Decline, Intent, OpenHelp, PlaceBid, Resign, StepBid
+from kiosk.table.intents import Accept, Decline, Intent, MaxBid, OpenHelp, PlaceBid, Resign, StepBid
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
-from kiosk.ui.scenes.table import Button, Line, TableScene
+from kiosk.ui.scenes.fitted import MIN_TARGET, Card, CardButton, FlowLine, flow, row
+from kiosk.ui.scenes.table import Button, TableScene
 from kiosk.ui.widgets import Hotspot
+
+STEP_SHARES = (1.0, 1.0, 1.0, 2.4)
+"""-5, +5, +25 and "All I can afford" side by side: the long label gets more room."""
+
+
+def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, balance: int) -> list[FlowLine]:
+    """What the player to act reads: the question, the standing bid or the jockey, what their bid
+    would cost (and that paying their whole balance loses at once), or that they cannot bid."""
+    other = 1 - player
+    if auction.bid is None:
+        head = t._("Player {number}: bid for the opening, or decline", number=player + 1)
+        standing = t._("Player {jockey} dominoed and is the jockey (15-point credit on their own bid)",
+                       jockey=auction.jockey + 1)
+    else:
+        head = t._("Player {number}: accept {bid} or raise", number=player + 1, bid=auction.bid)
+        cost = auction.cost(other, auction.bid)
+        standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
+                        "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
+                        number=other + 1, bid=auction.bid)
+    lines = [FlowLine(head, theme.ACCENT, heading=True, keep=4), FlowLine(standing, theme.TEXT, keep=1)]
+    if auction.max_bid[player] >= auction.min_bid:
+        my_cost = auction.cost(player, draft)
+        lines.append(FlowLine(t.n_("Your bid of {bid} would cost you {n} if accepted",
+                                   "Your bid of {bid} would cost you {n} if accepted", my_cost, bid=draft),
+                              theme.TEXT_DIM, keep=3))
+        if my_cost >= balance:
+            lines.append(FlowLine(t._("Accepted, it takes all your points: you lose the match"),
+                                  theme.DANGER_TEXT, keep=2))
+    elif auction.bid is None:
+        lines.append(FlowLine(t._("You cannot afford a bid: decline"), theme.DANGER_TEXT, keep=3))
+    else:
+        lines.append(FlowLine(t._("You cannot afford a bid: accept"), theme.DANGER_TEXT, keep=3))
+    return lines
 
 
 class Auction(TableScene):
     """Bidding for the opening; the clock of the player to act runs."""
 
-    offers = (Decline, Accept, StepBid, PlaceBid, Resign, OpenHelp)
+    offers = (Decline, Accept, StepBid, MaxBid, PlaceBid, Resign, OpenHelp)
     board_shown = False
     messages_above = True
 
@@ -25,37 +61,53 @@ class Auction(TableScene):
         auction = m.auction()
         player = m.to_act
         assert auction is not None and player is not None
-        t = self.context.t_for(player)
-        other = 1 - player
-        if auction.bid is None:
-            head = t._("Player {number}: bid for the opening, or decline", number=player + 1)
-            standing = t._("Player {jockey} dominoed and is the jockey (15-point credit on their own bid)",
-                           jockey=auction.jockey + 1)
-        else:
-            head = t._("Player {number}: accept {bid} or raise", number=player + 1, bid=auction.bid)
-            cost = auction.cost(other, auction.bid)
-            standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
-                            "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
-                            number=other + 1, bid=auction.bid)
+        context = self.context
+        t = context.t_for(player)
         draft = session.bid_draft or auction.min_bid
+        lines = auction_lines(t, auction, player, draft, m.balances[player])
+        top = max(auction.max_bid[player], auction.min_bid)
         can_bid = auction.max_bid[player] >= auction.min_bid
-        my_cost = auction.cost(player, draft)
-        lines: list[Line] = [(head, 3, theme.ACCENT), (standing, 2, theme.TEXT)]
-        if can_bid:
-            lines.append((t.n_("Your bid of {bid} would cost you {n} if accepted",
-                               "Your bid of {bid} would cost you {n} if accepted", my_cost, bid=draft), 2,
-                          theme.TEXT_DIM))
-        elif auction.bid is None:
-            lines.append((t._("You cannot afford a bid: decline"), 2, theme.DANGER))
-        else:
-            lines.append((t._("You cannot afford a bid: accept"), 2, theme.DANGER))
         first: tuple[str, Intent, bool] = (t._("Decline"), Decline(player), False) if auction.bid is None else \
             (t._("Accept {bid}", bid=auction.bid), Accept(player), True)
-        buttons = [first]
+        steps = [("-5", StepBid(-1), draft > auction.min_bid), ("+5", StepBid(1), draft < top),
+                 ("+25", StepBid(5), draft < top), (t._("All I can afford"), MaxBid(), draft < top)]
+        board = context.regions.board
+        if self.table_mode:
+            rect = self.halves()[player].inflate(-board.width // 40, 0)
+            self._carded.add(player)  # this player's messages go into the card
+            lines[1:1] = [FlowLine(self._said(message, t), theme.DANGER_TEXT if message.kind == "refused"
+                                   else theme.TEXT, keep=5) for message in self._live if message.player in (None, player)]
+        else:
+            room = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2))
+            room = room * len(self._live) + 6 if self._live else 0  # the messages go below the card
+            rect = pygame.Rect(board.x, board.y + 2, board.width, board.height - room - 4)
+        card = Card(rect, context.facing(player), player)
+        r = card.surface.get_rect()
+        pad = max(6, r.height // 30)
+        wide = self.table_mode and r.width > 3 * r.height  # text beside the buttons, not above them
+        bh = max(MIN_TARGET, min((r.height - 3 * pad) // 2 if wide else r.height // 5, 72))
+        if wide:
+            text_w = r.width * 2 // 5
+            area = pygame.Rect(r.x + text_w + 2 * pad, r.y + pad, r.width - text_w - 3 * pad, r.height - 2 * pad)
+            text_box = pygame.Rect(r.x + pad, r.y + pad, text_w, r.height - 2 * pad)
+        else:
+            area = pygame.Rect(r.x + pad, r.bottom - pad - (2 * bh + pad if can_bid else bh), r.width - 2 * pad,
+                               2 * bh + pad if can_bid else bh)
+            text_box = pygame.Rect(r.x + 2 * pad, r.y + pad, r.width - 4 * pad, area.y - r.y - 2 * pad)
+        flow(card.surface, lines, text_box, max(16, min(28, text_box.height // 4)))
         if can_bid:
-            buttons += [("-5", StepBid(-1), False), (t._("Bid {bid}", bid=draft), PlaceBid(player), auction.bid is None),
-                        ("+5", StepBid(1), False)]
-        spots += self.card(surface, lines, player, buttons)
+            choose = row(area.x, area.y + (area.height - 2 * bh - pad) // 2 if wide else area.y, area.width, bh,
+                         (1.0, 1.3), pad)
+            card.button(CardButton(choose[0], *first))
+            card.button(CardButton(choose[1], t._("Bid {bid}", bid=draft), PlaceBid(player), auction.bid is None))
+            for b, (label, intent, enabled) in zip(row(area.x, choose[0].bottom + pad, area.width, bh, STEP_SHARES, pad),
+                                                   steps, strict=True):
+                card.button(CardButton(b, label, intent, enabled=enabled))
+        else:
+            only = pygame.Rect(0, 0, min(area.width, max(area.width // 2, 200)), bh)
+            only.center = area.center
+            card.button(CardButton(only, *first))
+        spots += card.finish(surface)
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

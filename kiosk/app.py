@@ -34,8 +34,6 @@ from kiosk.ui.sound import TableSound
 from kiosk.ui.stage import Stage
 from kiosk.ui.widgets import Hotspot
 
-CORNER = 64
-"""Side of the top-left square that, held, leaves the kiosk."""
 DEFAULT_WINDOW = (1280, 800)
 
 
@@ -256,7 +254,7 @@ class App:
         return None
 
     def _press(self, pos: tuple[int, int], source: Hashable, now: int) -> Callable[[], None] | None:
-        if pos[0] < CORNER and pos[1] < CORNER:
+        if self.stage.regions.admin_area.collidepoint(pos):  # held: the owner's PIN (kept clear of every control)
             self.controller.hold(source, now)
         spot = self.stage.hit(pos)
         if spot is None:

@@ -391,7 +391,8 @@ def layout_record(app: App, recorder: layout.LayoutRecorder, scene: str, orienta
                   language: str) -> dict[str, object]:
     """The layout record of the screen just drawn: its texts as drawn, its targets as routed."""
     stage = app.stage
-    targets = [(spot.rect, _seat_of(spot.intent), type(spot.intent).__name__) for spot in stage.hotspots]
+    targets = [(spot.rect, _seat_of(spot.intent), type(spot.intent).__name__) for spot in stage.hotspots
+               if not isinstance(spot.intent, do.Noop)]  # an overlay's backdrop takes taps; it is no control
     return layout.record_json(recorder, scene=scene, size=app.screen.get_size(), orientation=orientation,
                               language=language, admin_area=stage.regions.admin_area, targets=targets)
 

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from kiosk.store.keeper import JournalKeeper
 
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
-BOARD_ROWS = 7
-HISTORY_ROWS = 7
+BOARD_ROWS = 6
+HISTORY_ROWS = 6
 
 RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),

@@ -61,6 +61,10 @@ class LayoutRecorder:
     screen: pygame.Surface | None = None
     """The surface the whole screen is drawn on."""
 
+    def cover(self, rect: pygame.Rect) -> None:
+        """An overlay hides ``rect``: the texts drawn there so far are no longer on screen."""
+        self.texts = [t for t in self.texts if not rect.contains(pygame.Rect(t.rect))]
+
     def clear(self, screen: pygame.Surface | None = None) -> None:
         """Start a new screen drawn on ``screen``."""
         self.texts.clear()
@@ -184,3 +188,68 @@ def record_json(recorder: LayoutRecorder, *, scene: str, size: tuple[int, int], 
         "targets": [{"rect": [r.x, r.y, r.w, r.h], "seat": seat, "what": what} for r, seat, what in targets],
         "texts": [t.as_json() for t in recorder.texts],
     }
+
+
+# -- checking a record (the layout tests; ../shared/tools/layout_audit.py checks the same) ---------
+
+MIN_TARGET = 48
+"""A touch target's short side at 800 x 480, in pixels."""
+MIN_TEXT = 16
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours."""
+
+    def luminance(colour: str) -> float:
+        h = colour.lstrip("#")
+        r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
+        f = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * f[0] + 0.7152 * f[1] + 0.0722 * f[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def problems(record: dict[str, object], image: pygame.Surface) -> list[str]:
+    """What is wrong with one screen's layout record (and its picture): small or hidden targets, small
+    or faint texts, texts not drawn, shared information not facing both players in table
+    orientation, a player's text facing away or on the other half."""
+    found: list[str] = []
+    size = record["size"]
+    assert isinstance(size, list)
+    height = int(size[1])
+    admin = record.get("admin_area")
+    admin_rect = pygame.Rect(admin) if isinstance(admin, list) else None
+    for target in record["targets"]:  # type: ignore[attr-defined]
+        rect = pygame.Rect(target["rect"])
+        if min(rect.w, rect.h) < MIN_TARGET:
+            found.append(f"target {target['what']} is {rect.w}x{rect.h} px")
+        if admin_rect is not None and rect.colliderect(admin_rect):
+            found.append(f"target {target['what']} overlaps the admin area")
+    facings: dict[str, set[int]] = {}
+    for item in record["texts"]:  # type: ignore[attr-defined]
+        rect = pygame.Rect(item["rect"])
+        label = repr(item["text"][:24])
+        if item["px"] < MIN_TEXT:
+            found.append(f"text {label} is {item['px']} px")
+        need = 4.5 if item["px"] < 24 else 3.0
+        if contrast(item["fg"], item["bg"]) < need:
+            found.append(f"text {label} has a contrast of {contrast(item['fg'], item['bg']):.2f}")
+        area = rect.clip(image.get_rect())
+        if area.w and area.h:
+            colours = {tuple(image.get_at((x, y))) for x in range(area.x, area.right, max(1, area.w // 12))
+                       for y in range(area.y, area.bottom, max(1, area.h // 6))}
+            if len(colours) < 2:
+                found.append(f"text {label} is not drawn")
+        if record["orientation"] == "table":
+            if item["role"] in SHARED_ROLES:
+                facings.setdefault(item["role"], set()).add(item["facing"])
+            seat = item["seat"]
+            if seat in (0, 1):
+                middle = rect.centery
+                if item["facing"] != seat or (seat == 0 and middle < height / 2) or (seat == 1 and middle > height / 2):
+                    found.append(f"text {label} for player {seat + 1} faces {item['facing']} at y={middle}")
+    for role, seen in facings.items():
+        if seen != {0, 1}:
+            found.append(f"shared {role} faces only {sorted(seen)}")
+    return found

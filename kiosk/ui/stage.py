@@ -136,6 +136,8 @@ class Stage:
         hotspots: list[Hotspot] = []
         clocks: list[ClockSpot] = []
         for scene in stack[first:]:
+            if isinstance(scene, Help) and layout.RECORDER is not None:  # what the help covers is not read
+                layout.RECORDER.cover(scene.rect)
             hotspots += scene.draw(surface, now)
             clocks += scene.clocks()
         self.hotspots, self.clocks = hotspots, clocks

@@ -39,9 +39,9 @@ SCORE = (255, 214, 102)
 
 EM_SCALE = 0.6875
 """A font's em over its size (pygame's built-in font uses the same ratio)."""
-MIN_SIZE = 12
+MIN_SIZE = 16
 """Fitting never shrinks text below this size."""
-MIN_READABLE = 14
+MIN_READABLE = 16
 """The smallest size the fit tests accept on an 800 x 480 screen (an em of about 10 pixels)."""
 
 

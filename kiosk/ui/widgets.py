@@ -134,7 +134,7 @@ def paragraph(
     size: int,
     colour: tuple[int, int, int] = theme.TEXT,
     *,
-    min_size: int = 12,
+    min_size: int = theme.MIN_SIZE,
     top: bool = False,
     align: str = "center",
     role: str = "other",

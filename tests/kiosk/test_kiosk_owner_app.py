@@ -45,13 +45,13 @@ def frame(app: App) -> None:
 
 
 def hold_corner(app: App, clock: FakeClock) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=app.stage.regions.admin_area.center, button=1, touch=False))
     frame(app)
     end = clock.now() + int(app.config.kiosk.admin_exit_hold_seconds * S)
     while clock.now() < end:  # a frame every half second, as the loop wakes (a longer gap is a stall)
         clock.t = min(end, clock.now() + S // 2)
         frame(app)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.stage.regions.admin_area.center, button=1, touch=False))
     frame(app)
 
 

@@ -28,7 +28,7 @@ class History(Scene):
         layer = Layer(context, None)
         name = r.player.name if r.player is not None else ""
         y = header(layer, t._("{name}: matches", name=name), Back())
-        row_h = int(h * 0.085)
+        row_h = max(52, int(h * 0.085))
         size = int(row_h * 0.55)
         head = [t._("Date"), t._("Opponent"), t._("Result"), t._("Reason"), t._("Rating")]
         columns(layer, y, int(row_h * 0.8), head, HISTORY_COLUMNS, theme.TEXT_DIM, size)

@@ -46,7 +46,7 @@ class Home(Scene):
                 spots.append(Hotspot(rect, intent))
             y += bh + int(h * 0.025)
         # the languages, each named in itself
-        lw, lh, gap = int(w * 0.2), max(40, int(h * 0.085)), int(w * 0.015)
+        lw, lh, gap = int(w * 0.2), max(48, int(h * 0.085)), int(w * 0.015)
         x = (w - 4 * lw - 3 * gap) // 2
         y += int(h * 0.01)
         for code in LANGUAGES:

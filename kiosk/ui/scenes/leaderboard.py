@@ -27,7 +27,7 @@ class Leaderboard(Scene):
         t = context.t
         layer = Layer(context, None)
         y = header(layer, t._("Leaderboard"), GoHome())
-        row_h = int(h * 0.085)
+        row_h = max(52, int(h * 0.085))
         head = [t._("#"), t._("Name"), t._("Rating"), t._("Games"), t._("Wins")]
         size = int(row_h * 0.6)
         columns(layer, y, int(row_h * 0.8), head, BOARD_COLUMNS, theme.TEXT_DIM, size)

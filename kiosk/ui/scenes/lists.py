@@ -45,5 +45,6 @@ def table_rows(
         if opens is not None:
             layer.spots.append(Hotspot(rect, opens))
         y += row_h
+    pager_h = max(48, int(h * 0.09))
     pager(layer, layer.context.t, page, pages(len(rows), per_page), page_intent,
-          pygame.Rect(w // 4, h - int(h * 0.11), w // 2, int(h * 0.09)))
+          pygame.Rect(w // 4, h - pager_h - 4, w // 2, pager_h))

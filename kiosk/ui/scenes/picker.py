@@ -49,9 +49,10 @@ class Picker(Scene):
         pager(layer, t, r.picker_page, pages(len(r.choices), per_page), PickerPage,
               pygame.Rect(pad, bottom + gap, w - 2 * pad, int(h * 0.09)))
         bh = int(h * 0.13)
-        bw = (w - 2 * pad - 2 * gap) // 3
+        side = context.regions.admin_area.width + gap  # the owner's corner stays clear, whichever way the layer turns
+        bw = (w - 2 * side - 2 * gap) // 3
         y = h - bh - int(h * 0.03)
-        layer.button(pygame.Rect(pad, y, bw, bh), t._("Guest"), PickPlayer(seat, None), primary=current is None)
-        layer.button(pygame.Rect(pad + bw + gap, y, bw, bh), t._("New player"), NewPlayer(seat), primary=True)
-        layer.button(pygame.Rect(pad + 2 * (bw + gap), y, bw, bh), t._("Cancel"), ClosePicker())
+        layer.button(pygame.Rect(side, y, bw, bh), t._("Guest"), PickPlayer(seat, None), primary=current is None)
+        layer.button(pygame.Rect(side + bw + gap, y, bw, bh), t._("New player"), NewPlayer(seat), primary=True)
+        layer.button(pygame.Rect(side + 2 * (bw + gap), y, bw, bh), t._("Cancel"), ClosePicker())
         return layer.finish(surface)

@@ -415,8 +415,8 @@ class TableScene(Scene):
         layout.frame(local, card, turned, seat)
         pygame.draw.rect(local, (*theme.OVERLAY, 235), local.get_rect(), border_radius=14)
         button_h = max(48, int(card.height * 0.24)) if buttons else 0
-        pad = 6 if self.table_mode else 8
-        body = pygame.Rect(12, pad, card.width - 24, card.height - button_h - 2 * pad - (6 if buttons else 0))
+        pad = 4 if self.table_mode else 8
+        body = pygame.Rect(12, pad, card.width - 24, card.height - button_h - 2 * pad - (2 if buttons else 0))
         weights = sum(size for _, size, _ in lines) or 1
         y = body.y
         cap = max(theme.MIN_READABLE + 4, context.size[1] // 18)

@@ -31,8 +31,11 @@ MIN_TILE_LONG = 8
 """The smallest tile the search tries before giving up on connections (never reached in tests)."""
 _LADDER_RATIO = 0.95
 """Successive tile sizes the search tries differ by about 5 %."""
-_BUDGET = 240
-"""Tries (one way to lay one tile) the search may spend per opening position and size."""
+_BUDGET = (240, 120)
+"""Tries (one way to lay one tile) the search may spend at one size: for the first place of the
+opening tile, and for each other place."""
+_TOTAL_BUDGET = 800
+"""Tries for the whole search over sizes; once spent, each size gets only a few tries per tile."""
 _SPREAD = 2.4
 """Area per tile over the tile's long side squared in a typical laid-out round."""
 
@@ -134,10 +137,11 @@ def layout_placements(
     _, _, w, h = area
     rungs = _ladder(w, h)
     tried: dict[int, Attempt | None] = {}
+    left = [_TOTAL_BUDGET]
 
     def fits(i: int) -> bool:
         if i not in tried:
-            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i])
+            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i], left)
         return tried[i] is not None
 
     best = _search(fits, _first_rung(rungs, w * h, len(placements)), len(rungs))
@@ -215,13 +219,19 @@ def _ladder(w: int, h: int) -> list[int]:
 
 
 def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
-                      long_side: int) -> Attempt | None:
-    """A layout at tile size ``long_side``, trying a few places for the opening tile."""
+                      long_side: int, left: list[int]) -> Attempt | None:
+    """A layout at tile size ``long_side``, trying a few places for the opening tile.
+
+    ``left`` holds the tries left for the whole search and is updated.
+    """
     if not placements:
         return Attempt(Grid(w, h, long_side), [], [])
     probe = Grid(w, h, long_side)
-    for origin in _origins(placements, spinner, probe.wu, probe.hu):
-        found = attempt(placements, spinner, Grid(w, h, long_side), origin, _BUDGET)
+    floor = 2 * len(placements)
+    for k, origin in enumerate(_origins(placements, spinner, probe.wu, probe.hu)):
+        budget = max(floor, min(_BUDGET[min(k, 1)], left[0]))
+        found, used = attempt(placements, spinner, Grid(w, h, long_side), origin, budget)
+        left[0] -= used
         if found is not None:
             return found
     return None

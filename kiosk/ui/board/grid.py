@@ -94,21 +94,22 @@ class Grid:
         return True
 
     def snapshot(self) -> tuple[list[int], list[list[int]], int]:
-        """The grid's state, for ``restore`` when a search backs out of a choice."""
-        return list(self.solid), [list(rows) for rows in self.corridors], len(self.boxes)
+        """The grid's state, for ``restore`` when a search backs out of a choice.
+
+        Cheap: ``fill`` and ``reserve`` replace the row lists instead of changing them.
+        """
+        return self.solid, self.corridors, len(self.boxes)
 
     def restore(self, state: tuple[list[int], list[list[int]], int]) -> None:
         """Go back to a ``snapshot``."""
-        solid, corridors, boxes = state
-        self.solid = list(solid)
-        self.corridors = [list(rows) for rows in corridors]
+        self.solid, self.corridors, boxes = state
         del self.boxes[boxes:]
 
     def fill(self, box: Box) -> None:
         """Mark ``box`` solid."""
         x0, y0, x1, y1 = box
         mask = ((1 << (x1 - x0)) - 1) << x0
-        solid = self.solid
+        solid = self.solid = list(self.solid)
         for y in range(y0, y1):
             solid[y] |= mask
         self.boxes.append(box)
@@ -132,6 +133,7 @@ class Grid:
         if x0 >= x1 or y0 >= y1:
             return
         mask = ((1 << (x1 - x0)) - 1) << x0
+        self.corridors = [list(rows) for rows in self.corridors]
         for arm in range(ARMS):
             if arm != owner:
                 rows = self.corridors[arm]

@@ -184,23 +184,27 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
     plans = _plans_for(end.d, end.drift, end.then, grid.wide, double, delay)
     if is_spinner and not _branch_room(grid, end):
         return []
-    shapes = [
-        (_shape(end, kind, t, double), kind, drift, then)
-        for kind, t, drift, then in plans
-        if not ((is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE))
-    ]
-    found: list[Choice] = []
+    ranked: list[tuple[int, Choice]] = []
     seen: set[tuple[Box, Dir | None, Dir | None]] = set()
-    for owner in (end.owner, None):
-        for roomy in (True, False):
-            for shape, kind, drift, then in shapes:
-                key = (shape[0], drift, then)
-                if key in seen or not grid.free(shape[0], owner):
-                    continue
-                if roomy and kind != _TURN and not grid.free(_lookahead(shape), owner):
-                    continue
-                seen.add(key)
-                found.append((shape, drift, then))
+    for kind, t, drift, then in plans:
+        if (is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE):
+            continue
+        shape = _shape(end, kind, t, double)
+        key = (shape[0], drift, then)
+        if key in seen or not grid.free(shape[0], None):
+            continue
+        seen.add(key)
+        own = grid.free(shape[0], end.owner)
+        if kind == _TURN:
+            room_own = room_any = True
+        else:
+            ahead = _lookahead(shape)
+            room_own = own and grid.free(ahead, end.owner)
+            room_any = room_own or grid.free(ahead, None)
+        rank = 0 if room_own else 1 if own else 2 if room_any else 3
+        ranked.append((rank, (shape, drift, then)))
+    ranked.sort(key=lambda r: r[0])
+    found = [choice for _, choice in ranked]
     return found
 
 
@@ -352,22 +356,23 @@ class _Search:
 
 
 def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
-            budget: int) -> Attempt | None:
+            budget: int) -> tuple[Attempt | None, int]:
     """Lay out every placement at the grid's tile size, the opening tile centred at ``opening_at``.
 
-    None if nothing was found within ``budget`` tries (one try: one way to lay one tile).
+    Returns the layout, None if nothing was found within ``budget`` tries (one try: one way to
+    lay one tile), and the tries used.
     """
     if grid.wu < 6 or grid.hu < 6 or not placements:
-        return None
+        return None, 0
     cx, cy = opening_at
     if not (3 <= cx <= grid.wu - 3 and 3 <= cy <= grid.hu - 3):
-        return None
+        return None, 0
     search = _Search(placements, spinner, grid, budget)
     tile = placements[0].tile
     search.tiles.append((0, tile, *_place_opening(grid, tile, opening_at, search.ends), tile == spinner))
     try:
-        if search.run(1) is not None:
-            return None
+        failed = search.run(1)
     except _OutOfTries:
-        return None
-    return Attempt(grid, search.tiles, search.targets)
+        return None, budget
+    used = budget - search.tries
+    return (None if failed is not None else Attempt(grid, search.tiles, search.targets)), used

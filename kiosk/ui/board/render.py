@@ -100,12 +100,12 @@ def draw_board(
         outline = SPINNER_ORANGE if spinner_outline and placed.is_spinner else None
         draw_tile(surface, placed.rect, placed.first_value, placed.second_value, placed.vertical,
                   highlight=outline)
-    if last_score is not None and geometry.tiles:
-        draw_last_placement(surface, geometry, last_score)
     wanted = set(highlight_points)
     for target in geometry.targets:
         if target.point in wanted:
             draw_target(surface, target)
+    if last_score is not None and geometry.tiles:
+        draw_last_placement(surface, geometry, last_score)
 
 
 def last_placed(geometry: BoardGeometry) -> PlacedTile | None:
@@ -116,8 +116,9 @@ def last_placed(geometry: BoardGeometry) -> PlacedTile | None:
 def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score: int) -> pygame.Rect | None:
     """Outline the tile placed last and, if ``score`` > 0, put a "+score" badge on its corner.
 
-    The outline sits just outside the tile; the badge is kept inside the board's area. Returns
-    the badge's rectangle (None without a badge).
+    The outline sits just outside the tile. The badge goes on the corner where it covers the
+    least of the tap targets and other tiles, kept inside the board's area. Returns the badge's
+    rectangle (None without a badge).
     """
     placed = last_placed(geometry)
     if placed is None:
@@ -130,13 +131,39 @@ def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score:
     if score <= 0:
         return None
     image = theme.render(f"+{score}", max(theme.MIN_READABLE, round(short * 0.75)), BADGE_TEXT, bold=True)
-    badge = image.get_rect().inflate(max(8, short // 3), 2)
-    badge.center = box.topright
-    badge.clamp_ip(pygame.Rect(geometry.area))
+    badge = _badge_place(geometry, placed, image.get_rect().inflate(max(8, short // 3), 2))
     pygame.draw.rect(surface, LAST_OUTLINE, badge, border_radius=badge.h // 2)
     pygame.draw.rect(surface, SHADOW, badge, width=1, border_radius=badge.h // 2)
     surface.blit(image, image.get_rect(center=badge.center))
     return badge
+
+
+def _badge_place(geometry: BoardGeometry, placed: PlacedTile, badge: pygame.Rect) -> pygame.Rect:
+    """``badge`` moved onto the corner of ``placed`` where it hides the least (targets count thrice)."""
+    box = pygame.Rect(placed.rect)
+    area = pygame.Rect(geometry.area)
+    targets = [pygame.Rect(t.rect) for t in geometry.targets]
+    others = [pygame.Rect(t.rect) for t in geometry.tiles if t is not placed]
+
+    def hidden(spot: pygame.Rect) -> int:
+        cover = 3 * sum(_area(spot.clip(r)) for r in targets) + sum(_area(spot.clip(r)) for r in others)
+        return cover + _area(spot) - _area(spot.clip(area))
+
+    best: pygame.Rect | None = None
+    best_hidden = 0
+    for corner in (box.topright, box.bottomright, box.topleft, box.bottomleft):
+        spot = badge.copy()
+        spot.center = corner
+        spot.clamp_ip(area)
+        cover = hidden(spot)
+        if best is None or cover < best_hidden:
+            best, best_hidden = spot, cover
+    assert best is not None
+    return best
+
+
+def _area(r: pygame.Rect) -> int:
+    return r.w * r.h
 
 
 def draw_target(surface: pygame.Surface, target: OpenTarget, color: Color = TARGET_GLOW) -> None:

@@ -78,7 +78,7 @@ from .events import (
     TransferReason,
 )
 from .history import K_ACCEPT, K_BID, K_DECLINE, K_DRAW, K_PASS, K_PLAY, KIND_CODES, Turn
-from .layout import Layout
+from .layout import NO_POINT, Layout
 from .tiles import (
     ALL_TILES,
     POINT_BIT,
@@ -834,6 +834,96 @@ class Match:
         m._history = list(self._history)
         m._ranked = self._ranked
         return m
+
+    def play_out_round(self, random: Callable[[], float]) -> None:
+        """Play the current round to its end with level-2 policies for both players: the highest
+        immediate score, then the heaviest tile, ties broken by ``random()`` (a float in [0, 1)).
+
+        The search's fast rollout, for copies (``clone``, ``from_view``): the same moves and
+        transfers as applying the level-2 choices one by one (``engine.bots``), without the clock,
+        the history or events. An auction in progress is first settled as level 2 does (decline or
+        accept). Does nothing unless a round is being played.
+        """
+        now = self._last_ns or 0
+        while self._phase is _AUCTION and self._outcome is None:
+            player = self._to_act
+            assert player is not None and self._auction is not None
+            action: Action = _DECLINE[player] if self._auction.bid is None else _ACCEPT[player]
+            _HANDLERS[type(action)](self, action, now, [])
+        if self._phase is not _PLAY or self._to_act is None:
+            return
+        events: list[Event] = []
+        hands = self._hands
+        boneyard = self._boneyard
+        layout = self._layout
+        count_after = layout.count_after_index
+        player = self._to_act
+        assert player is not None
+        while True:
+            hand = hands[player]
+            ties: list[tuple[int, int]] = []
+            best = -1
+            if not layout.open_indices:  # the opening
+                if self._opening_tile >= 0:
+                    ties = [(self._opening_tile, NO_POINT)]
+                else:
+                    for t in hand:
+                        count = count_after(t, NO_POINT)
+                        key = (count if count > 0 and count % 5 == 0 else 0) * 16 + TILE_PIPS[t]
+                        if key > best:
+                            best = key
+                            ties = [(t, NO_POINT)]
+                        elif key == best:
+                            ties.append((t, NO_POINT))
+            else:
+                mask = layout.open_values_mask
+                points = layout.open_indices
+                for t in hand if self._drawn < 0 else (self._drawn,):
+                    if not TILE_MASK[t] & mask:
+                        continue
+                    low, high = TILE_HALVES[t]
+                    pips = TILE_PIPS[t]
+                    for p in points:
+                        v = POINT_VALUE[p]
+                        if v in (low, high):
+                            count = count_after(t, p)
+                            key = (count if count > 0 and count % 5 == 0 else 0) * 16 + pips
+                            if key > best:
+                                best = key
+                                ties = [(t, p)]
+                            elif key == best:
+                                ties.append((t, p))
+            if not ties:
+                if boneyard:
+                    drawn = boneyard.pop(0)
+                    insort(hand, drawn)
+                    if TILE_MASK[drawn] & layout.open_values_mask:
+                        self._drawn = drawn
+                    continue
+                self._passes += 1
+                if self._passes >= 2:
+                    self._clock.stop(now)
+                    self._settle_blocked(now, events)
+                    break
+                player = 1 - player
+                continue
+            t, p = ties[0] if len(ties) == 1 else ties[int(random() * len(ties))]
+            hand.remove(t)
+            count = layout.place_index(t, p)
+            self._opening_tile = self._drawn = -1
+            self._passes = 0
+            if count > 0 and count % 5 == 0:
+                self._transfer(1 - player, player, count, TransferReason.SCORE, now, events)
+                if self._outcome is not None:
+                    break
+            if not hand:
+                self._clock.stop(now)
+                self._phase = _READY
+                self._jockey = player
+                break
+            player = 1 - player
+        self._to_act = None if self._phase is not _PLAY else player
+        self._legal = None
 
     @classmethod
     def from_view(cls, view: PlayerView, other_hand: Sequence[Tile], boneyard: Sequence[Tile]) -> Match:

@@ -356,3 +356,27 @@ def test_rollouts_end_the_round_with_legal_greedy_moves() -> None:
             assert action in match.legal_actions() and not isinstance(action, Bid)
             match.apply(action, 0)
         assert match.phase in (Phase.READY, Phase.MATCH_OVER)
+
+
+def test_the_fast_play_out_makes_the_same_moves_as_level_2_through_apply() -> None:
+    rng = random.Random(12)
+    compared = 0
+    for i in range(300):
+        match = Match(MatchConfig(balances=(rng.choice([10, 30, 150]),) * 2, jockey=rng.choice([None, 0, 1])))
+        match.apply(Start(None, shuffle_deal(rng)), 0)
+        for _ in range(rng.randint(0, 12)):
+            if match.to_act is None:
+                break
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))], 0)
+        if match.to_act is None:
+            continue
+        world = determinize(PlayerView.of(match, match.to_act, 0), rng)
+        slow, fast = world.clone(), world.clone()
+        rollout(slow, random.Random(i))
+        fast.play_out_round(random.Random(i).random)
+        a, b = slow.to_dict(), fast.to_dict()
+        for key in ("balances", "hands", "boneyard", "layout", "phase", "jockey", "outcome", "to_act"):
+            assert a[key] == b[key], key
+        compared += 1
+    assert compared > 200

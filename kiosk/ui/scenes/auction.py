@@ -94,7 +94,7 @@ class Auction(TableScene):
             area = pygame.Rect(r.x + pad, r.bottom - pad - (2 * bh + pad if can_bid else bh), r.width - 2 * pad,
                                2 * bh + pad if can_bid else bh)
             text_box = pygame.Rect(r.x + 2 * pad, r.y + pad, r.width - 4 * pad, area.y - r.y - 2 * pad)
-        flow(card.surface, lines, text_box, max(16, min(28, text_box.height // 4)))
+        flow(card.surface, lines, text_box, max(16, min(context.size[1] // 17, text_box.height // 4)))
         if can_bid:
             choose = row(area.x, area.y + (area.height - 2 * bh - pad) // 2 if wide else area.y, area.width, bh,
                          (1.0, 1.3), pad)

@@ -21,7 +21,7 @@ from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
-from kiosk.table.players import change_text
+from kiosk.table.players import HISTORY_ROWS, change_text
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 
@@ -288,7 +288,7 @@ def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) ->
     tap(app, do.OpenHistory(made[0].id))
     assert len(app.ui.records.history) == 8  # the last rematch was never begun: not listed
     shown = intents_on_screen(app, do.OpenReplay)
-    assert len(shown) == 7
+    assert len(shown) == HISTORY_ROWS == 6  # rows of 48 px at 800 x 480
     tap(app, do.HistoryPage(1))
-    assert intents_on_screen(app, do.OpenReplay) == [do.OpenReplay(app.ui.records.history[7].match_id)]
+    assert intents_on_screen(app, do.OpenReplay) == [do.OpenReplay(app.ui.records.history[i].match_id) for i in (6, 7)]
     assert "Page 2 of 2" in drawn_texts(app)

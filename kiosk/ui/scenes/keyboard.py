@@ -23,8 +23,6 @@ from kiosk.ui.widgets import Hotspot, text
 
 MIN_KEY = 48
 """The smallest side of a key, in pixels, at 800 x 480 (it grows with the screen)."""
-HOLD_SIDE = 48
-"""The owner's hold square at the bottom-left corner at 800 x 480 (``kiosk.ui.regions``): no key there."""
 
 
 def shown_keys(lay: Layout, upper: bool) -> list[list[tuple[str, str]]]:
@@ -88,7 +86,7 @@ class Keyboard(Scene):
                 layer.button(pygame.Rect(x, y, key_w, key_h), "←", Backspace())
 
         y = top + len(rows) * (key_h + gap)
-        left = max(pad, round(HOLD_SIDE * h / 480) + gap)  # the owner's hold square stays clear
+        left = max(pad, self.context.regions.admin_area.width + gap)  # the owner's hold square stays clear
         span = w - pad - left
         wide = span * 22 // 100
         switch = span * 14 // 100

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import pygame
 
-from engine import Draw, Match, Phase, Point
+from engine import Draw, Match, Phase, Point, Tile
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
 from kiosk.table.intents import DrawTile, GoHome, Intent, OpenHelp, TapTile
@@ -78,6 +78,20 @@ def draw_clock_face(target: pygame.Surface, rect: pygame.Rect, match: Match, pla
 def panel_colour(match: Match, player: int) -> tuple[int, int, int]:
     """A panel's background: lit for the player to act."""
     return theme.PANEL_ACTIVE if match.to_act == player else theme.PANEL
+
+
+def hand_slots(drawn: Sequence[tuple[Tile, pygame.Rect]], area: pygame.Rect) -> list[tuple[Tile, pygame.Rect]]:
+    """Each hand tile's touch target: its column of ``area``, out to halfway to its neighbours."""
+    slots = []
+    for i, (tile, rect) in enumerate(drawn):
+        left = area.x if i == 0 else (drawn[i - 1][1].right + rect.x) // 2
+        right = area.right if i == len(drawn) - 1 else (rect.right + drawn[i + 1][1].x) // 2
+        if i == 0:
+            left = max(area.x, min(rect.x, rect.centerx - max(rect.width, 48) // 2 - 4))
+        if i == len(drawn) - 1:
+            right = min(area.right, max(rect.right, rect.centerx + max(rect.width, 48) // 2 + 4))
+        slots.append((tile, pygame.Rect(left, area.y, right - left, area.height)))
+    return slots
 
 
 class TableScene(Scene):
@@ -203,9 +217,9 @@ class TableScene(Scene):
             value = self.context.t_for(player).n_("{n} pip left in hand", "{n} pips left in hand", pips)
             text(panel, value, label, label.height, theme.TEXT_DIM)
             tiles_rect = pygame.Rect(rect.x, label.bottom + 2, rect.width, rect.height - label.height - 2)
-        for tile, tile_rect in draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing):
-            if playing:
-                spots.append(Hotspot(tile_rect, TapTile(player, tile)))
+        drawn = draw_hand(panel, tiles_rect, hand, playable, session.selected if playing else None, playing)
+        if playing:
+            spots += [Hotspot(slot, TapTile(player, tile)) for tile, slot in hand_slots(drawn, tiles_rect)]
 
     @staticmethod
     def hand_visible(session: GameSession, player: int) -> bool:

@@ -157,10 +157,15 @@ def _background(surface: pygame.Surface, rect: pygame.Rect) -> tuple[int, int, i
 
 
 def text(surface: pygame.Surface, where: pygame.Rect, px: int, colour: tuple[int, int, int], value: str,
-         role: str = "other", seat: object = KEEP) -> None:
-    """Record ``value`` about to be drawn at ``where`` on ``surface`` (call before blitting it)."""
+         role: str = "other", seat: object = KEEP, image: pygame.Surface | None = None) -> None:
+    """Record ``value`` about to be drawn at ``where`` on ``surface`` (call before blitting it); with
+    its rendered ``image``, the rectangle is the ink's."""
     if RECORDER is None or not value.strip():
         return
+    if image is not None:
+        ink = image.get_bounding_rect()
+        if ink.w and ink.h:
+            where = ink.move(where.topleft)
     clipped = where.clip(surface.get_rect())
     if not clipped.w or not clipped.h:
         return

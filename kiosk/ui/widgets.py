@@ -39,7 +39,8 @@ def draw_button(
     _record(label, (rect.width - 10, rect.height), size, image, True, "button")
     where = image.get_rect(center=rect.center)
     if layout.RECORDER is not None:
-        layout.text(surface, where, theme.fit_size(label, rect.width - 10, size, True), text_colour, label, seat=seat)
+        layout.text(surface, where, theme.fit_size(label, rect.width - 10, size, True), text_colour, label, seat=seat,
+                    image=image)
     surface.blit(image, where)
 
 
@@ -122,7 +123,7 @@ def text(
         where.centerx = rect.centerx
     if layout.RECORDER is not None:
         layout.text(surface, where, theme.fit_size(value, rect.width, min(size, rect.height), bold), colour, value,
-                    role, seat)
+                    role, seat, image)
     surface.blit(image, where)
     return where
 
@@ -161,7 +162,7 @@ def paragraph(
         else:
             where.centerx = rect.centerx
         if layout.RECORDER is not None:
-            layout.text(surface, where, used, colour, line, role, seat)
+            layout.text(surface, where, used, colour, line, role, seat, image)
         surface.blit(image, where)
         y += f.get_linesize()
     return True

@@ -1,8 +1,9 @@
 """The rules help overlay: pages that fit the screen, language tabs, worked layouts on the board.
 
 The help (``kiosk.ui.help_text``) is flowed into columns and pages for the overlay's size, the
-language and the text size (cached). Paragraphs may continue on the next column or page; a
-heading always stays with what follows it. Worked layouts are drawn by the kiosk's own board
+language and the text size (cached). Columns and pages break between paragraphs; only a paragraph
+taller than a whole column is split, at the end of a sentence when it can be. A heading always
+stays with what follows it. Worked layouts are drawn by the kiosk's own board
 renderer with the counted ends marked (a filled badge with what each adds) and the score.
 """
 
@@ -16,13 +17,15 @@ import pygame
 from engine import Layout
 from kiosk.i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
 from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import BoardGeometry, layout_board
 from kiosk.ui.board.render import draw_board
 from kiosk.ui.help_text import SECTIONS, TITLE, Figure, Figures, Para
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 RING = (250, 248, 240)
+MIN_TARGET = 48
+"""The short side of every button of the help, at least (at 800 x 480)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,52 +47,110 @@ def figure_height(size: int, body_h: int) -> int:
     return min(body_h, size * 8)
 
 
-@lru_cache(maxsize=32)
-def paginate(language: str, width: int, height: int, size: int, columns: int) -> tuple[tuple[tuple[Item, ...], ...], ...]:
-    """The help in ``language`` flowed into pages of ``columns`` columns of ``width`` x ``height``."""
+@dataclass(frozen=True, slots=True)
+class Block:
+    """What stays together when it can: a heading, a whole paragraph (its lines), or a row of figures."""
+
+    kind: str  # "heading", "para", "figures"
+    items: tuple[Item, ...]
+
+    @property
+    def height(self) -> int:
+        return sum(item.height for item in self.items)
+
+
+SENTENCE_ENDS = (".", "!", "?", ":", ";", "。", "…", ")")
+"""A line ending with one of these ends a sentence (or a clause): the place to break a long paragraph."""
+
+
+def _blocks(language: str, width: int, height: int, size: int) -> list[Block]:
+    """The help in ``language`` as headings, paragraphs wrapped to ``width`` and rows of figures."""
     t = translator(language)
-    head_h, line_h, gap_h = _sizes(size)
-    items: list[Item] = []
+    head_h, line_h, _ = _sizes(size)
+    blocks: list[Block] = []
     for section in SECTIONS:
-        items.append(Item("gap", None, gap_h))
-        items.append(Item("heading", t.lookup(section.heading), head_h))
+        blocks.append(Block("heading", (Item("heading", t.lookup(section.heading), head_h),)))
         for block in section.blocks:
             if isinstance(block, Para):
                 value = t.lookup(block.msgid)
                 f = theme.font(size, False, value)
-                for line in theme.wrap(value, width, f):
-                    items.append(Item("line", line, max(line_h, f.get_linesize())))
-                items.append(Item("gap", None, gap_h))
+                lines = tuple(Item("line", line, max(line_h, f.get_linesize())) for line in theme.wrap(value, width, f))
+                blocks.append(Block("para", lines))
             elif isinstance(block, Figures):
-                items.append(Item("figures", block, figure_height(size, height)))
-                items.append(Item("gap", None, gap_h))
-    pages: list[list[list[Item]]] = [[[]]]
-    used = 0
-    for i, item in enumerate(items):
-        column = pages[-1][-1]
-        need = item.height
-        if item.kind == "heading":  # keep it with the next piece
-            following = next((x for x in items[i + 1 :] if x.kind != "gap"), None)
-            need += following.height if following is not None else 0
-        if item.kind == "gap" and not column:
-            continue
-        if used + need > height and column:
-            if len(pages[-1]) < columns:
-                pages[-1].append([])
-            else:
-                pages.append([[]])
-            used = 0
-            if item.kind == "gap":
-                continue
-        pages[-1][-1].append(item)
+                blocks.append(Block("figures", (Item("figures", block, figure_height(size, height)),)))
+    return blocks
+
+
+def _split_at(lines: tuple[Item, ...], room: int) -> int:
+    """How many of a paragraph's ``lines`` go into ``room`` pixels: up to the last line that ends a
+    sentence, else (a last resort) as many lines as fit; at least one."""
+    fit, used = 0, 0
+    for item in lines:
+        if used + item.height > room:
+            break
         used += item.height
-    return tuple(tuple(tuple(_trim(col)) for col in page) for page in pages)
+        fit += 1
+    for n in range(fit, 0, -1):
+        if str(lines[n - 1].value).rstrip().endswith(SENTENCE_ENDS):
+            return n
+    return max(1, fit)
 
 
-def _trim(column: list[Item]) -> list[Item]:
-    while column and column[-1].kind == "gap":
-        column = column[:-1]
-    return column
+@lru_cache(maxsize=32)
+def paginate(language: str, width: int, height: int, size: int, columns: int) -> tuple[tuple[tuple[Item, ...], ...], ...]:
+    """The help in ``language`` flowed into pages of ``columns`` columns of ``width`` x ``height``.
+
+    Columns break between paragraphs: a paragraph that does not fit the rest of a column starts the
+    next one; only a paragraph taller than a whole column is split, at the end of a sentence when it
+    can be. A heading stays with the beginning of what follows it."""
+    gap_h = _sizes(size)[2]
+    blocks = _blocks(language, width, height, size)
+    columns_out: list[list[Item]] = [[]]
+    used = 0
+
+    def next_column() -> None:
+        nonlocal used
+        columns_out.append([])
+        used = 0
+
+    def place(items: tuple[Item, ...]) -> None:
+        nonlocal used
+        column = columns_out[-1]
+        if column:
+            column.append(Item("gap", None, gap_h))
+            used += gap_h
+        column.extend(items)
+        used += sum(item.height for item in items)
+
+    def room() -> int:
+        return height - used - (gap_h if columns_out[-1] else 0)
+
+    for i, block in enumerate(blocks):
+        need = block.height
+        if block.kind == "heading" and i + 1 < len(blocks):  # with the beginning of what follows
+            following = blocks[i + 1]
+            first = following.height if following.height <= height - need - gap_h else \
+                sum(item.height for item in following.items[:2])
+            need += gap_h + first
+        if need <= room():
+            place(block.items)
+            continue
+        if block.kind != "para" or block.height <= height:
+            if columns_out[-1]:
+                next_column()
+            place(block.items)  # a heading, figures, or a paragraph that fits a whole column
+            continue
+        lines = block.items  # taller than a column: split it, at sentence ends where it can be
+        if columns_out[-1] and room() < 3 * lines[0].height:
+            next_column()
+        while lines:
+            n = _split_at(lines, room())
+            place(lines[:n])
+            lines = lines[n:]
+            if lines:
+                next_column()
+    pages = [tuple(tuple(col) for col in columns_out[k:k + columns]) for k in range(0, len(columns_out), columns)]
+    return tuple(pages)
 
 
 def help_size(screen_h: int) -> int:
@@ -116,9 +177,9 @@ def help_layout(rect: pygame.Rect, language: str, screen_h: int) -> HelpLayout:
     """The help over ``rect`` in ``language`` on a screen ``screen_h`` pixels high, flowed into pages."""
     pad = max(6, rect.height // 40)
     inner = rect.inflate(-2 * pad, -2 * pad)
-    head_h = max(36, min(52, inner.height // 7))
+    head_h = max(MIN_TARGET + 4, min(64, inner.height // 7))  # its tabs and Close at least 48 px
     size = help_size(screen_h)
-    arrow_w = max(40, inner.width // 18)
+    arrow_w = max(MIN_TARGET, inner.width // 18)
     body = pygame.Rect(inner.x + arrow_w + pad, inner.y + head_h + pad, inner.width - 2 * (arrow_w + pad),
                        inner.height - head_h - pad)
     columns = 2 if body.width >= 960 else 1
@@ -180,7 +241,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
         for item in column:
             box = pygame.Rect(x, y, col_w, item.height)
             if item.kind == "heading":
-                text(surface, str(item.value), box, item.height, theme.ACCENT, bold=True, align="left")
+                text(surface, str(item.value), box, item.height, theme.ACCENT, bold=True, align="left", role="help")
             elif item.kind == "line":
                 _line(surface, str(item.value), box, size)
             elif item.kind == "figures":
@@ -194,7 +255,10 @@ def _line(surface: pygame.Surface, value: str, box: pygame.Rect, size: int) -> N
     if theme.RECORDER is not None:
         w = image.get_width()
         theme.record(theme.Fit(value, box.size, size, size, w, image.get_height(), w <= box.width, "help"))
-    surface.blit(image, image.get_rect(midleft=box.midleft))
+    where = image.get_rect(midleft=box.midleft)
+    if layout.RECORDER is not None:
+        layout.text(surface, where, size, theme.TEXT, value, "help")
+    surface.blit(image, where)
 
 
 def _arrow_button(surface: pygame.Surface, rect: pygame.Rect, step: int, enabled: bool) -> None:

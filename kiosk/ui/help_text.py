@@ -122,8 +122,8 @@ SECTIONS: tuple[Section, ...] = (
         Para(N_("If no tile in your hand fits, draw from the boneyard one tile at a time until one fits. A drawn "
                 "tile that fits must be played straight away, at any end it fits: no other tile and no further "
                 "draw. Drawing and playing are one turn on the same clock.")),
-        Para(N_("You pass only when nothing fits and the boneyard is empty. The kiosk passes for you and says "
-                "so.")),
+        Para(N_("You pass only when nothing fits and the boneyard is empty. The kiosk passes for you at once, "
+                "without a hand-over, and tells both players.")),
     )),
     Section(N_("Domino and blocked rounds"), (
         Para(N_("Playing your last tile is a domino: the round ends after that tile's ordinary count, with "
@@ -144,8 +144,9 @@ SECTIONS: tuple[Section, ...] = (
         Para(N_("The 15-point credit belongs to this auction only and is never paid out or kept. Nobody can bid "
                 "more than they can pay, and paying one's whole balance loses the match before the opening. A "
                 "player who cannot afford the smallest bid must decline.")),
-        Para(N_("On the kiosk RAISE bids the smallest amount allowed, ACCEPT accepts and DECLINE declines; the "
-                "-5 / +5 stepper on the screen makes larger bids.")),
+        Para(N_("On the kiosk RAISE bids the smallest amount allowed, ACCEPT accepts and DECLINE declines. On "
+                "the screen, -5 and +5 step the bid, +25 adds 25 and All I can afford goes to the most you can "
+                "pay; Bid then places it.")),
     )),
     Section(N_("The clock"), (
         Para(N_("Each player has a bank of 120 seconds for the whole match, plus 10 free seconds at every new "
@@ -153,6 +154,9 @@ SECTIONS: tuple[Section, ...] = (
                 "never refilled, not even between rounds. Drawing within a turn brings no new free seconds.")),
         Para(N_("A decision made in 8 seconds costs no bank; one made in 13 seconds costs 3 seconds. (These are "
                 "the standard times; the Settings screen shows this kiosk's.)")),
+        Para(N_("Under each player's balance is their bank, in minutes and seconds. Beside the running clock, "
+                "+9s (for example) counts down the free seconds of the decision; when they are used up, the bank "
+                "starts to run and turns red below 20 seconds.")),
         Para(N_("A raise hands the clock to the other player; accepting or declining starts the opener's clock. "
                 "Clocks stop between rounds until Start or Continue, and on a shared screen until the next player "
                 "reveals their tiles. Reading this help does not stop a running clock. Whoever runs out of time "
@@ -164,6 +168,9 @@ SECTIONS: tuple[Section, ...] = (
                 "the kiosk says why. There are no muggins claims, penalties or referees.")),
         Para(N_("Tap a tile to pick it up, then tap a lit place on the board; a tile that fits only one place "
                 "goes there on a second tap. Tap the boneyard to draw.")),
+        Para(N_("The last tile placed is outlined on the board with what it scored. On a shared screen, the "
+                "hand-over card tells you what the other player did since your last turn: tiles drawn, tiles "
+                "played and their scores.")),
         Para(N_("If the kiosk cannot prove its own timing, for example after a restart while a clock was "
                 "running, the match is stopped without a result.")),
         Para(N_("Spectacular Bid is a game by Christopher Haviland; this kiosk plays its automatic digital "

@@ -10,6 +10,7 @@ missing; see docs/sound.md.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 from array import array
@@ -179,7 +180,8 @@ class SoundPlayer:
         self._failed = True
         if not self._said:
             self._said = True
-            self._say(f"off ({type(exc).__name__}: {exc})")
+            with contextlib.suppress(Exception):  # not even stderr: silence all the same
+                self._say(f"off ({type(exc).__name__}: {exc})")
 
 
 class TableSound:

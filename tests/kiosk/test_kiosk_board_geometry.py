@@ -299,3 +299,70 @@ def test_a_board_is_laid_out_once_and_then_reused() -> None:
     first = layout_board(layout, (0, 0, 760, 260))
     assert layout_board(layout, (0, 0, 760, 260)) is first
     assert layout_board(layout, (0, 0, 1800, 700)) is not first
+
+
+# -- using the board's area (issue 11) -----------------------------------------------------------
+
+
+def kiosk_board(width: int, height: int) -> Rect:
+    """The board rectangle the kiosk draws in on a ``width`` x ``height`` screen."""
+    from kiosk.ui.regions import compute_regions
+
+    board = compute_regions(width, height, "table").board
+    return (board.x, board.y, board.width, board.height)
+
+
+def spanned(geo: BoardGeometry) -> Rect:
+    """The bounding box of the tiles and targets."""
+    rects = [t.rect for t in geo.tiles] + [t.rect for t in geo.targets]
+    left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+    return (left, top, max(r[0] + r[2] for r in rects) - left, max(r[1] + r[3] for r in rects) - top)
+
+
+def test_the_layout_is_centred_in_its_area_whatever_its_shape() -> None:
+    for i, layout in enumerate(random_rounds(31, 60)):
+        area = AREAS[i % len(AREAS)]
+        geo = layout_placements(layout.placements, layout.spinner, area)
+        x, y, w, h = spanned(geo)
+        left, right = x - area[0], area[0] + area[2] - (x + w)
+        top, bottom = y - area[1], area[1] + area[3] - (y + h)
+        assert abs(left - right) <= 1 and abs(top - bottom) <= 1, (area, (left, right, top, bottom))
+
+
+def test_a_line_growing_one_way_is_not_squeezed_into_half_the_board() -> None:
+    """The opening need not stay in the middle: 13 tiles all to the right of it fit at full size."""
+    layout = Layout()
+    layout.place(tile(0, 1), None)
+    chain = [tile(1, 2), tile(2, 3), tile(3, 4), tile(4, 5), tile(5, 6), tile(0, 6), tile(0, 2), tile(2, 4),
+             tile(4, 6), tile(1, 6), tile(1, 3), tile(3, 5)]
+    for t in chain:
+        (point,) = [p for p in layout.points_for(t) if p.slot.value != "low" or p.tile != tile(0, 1)]
+        layout.place(t, point)
+    area = kiosk_board(800, 480)
+    geo = layout_board(layout, area)
+    check_geometry(layout, geo)
+    opening = geo.tiles[0].rect
+    assert opening[0] + opening[2] / 2 < area[0] + area[2] * 0.4  # the opening moved left to make room
+    assert geo.tile_long >= 70
+
+
+def test_full_28_tile_boards_keep_the_readable_minimum_on_an_800x480_screen() -> None:
+    area = kiosk_board(800, 480)
+    assert min_readable_long(area) >= 44
+    for layout in full_boards(23, 25):
+        geo = layout_placements(layout.placements, layout.spinner, area)
+        check_geometry(layout, geo)
+
+
+def test_end_of_round_boards_at_800x480_are_large() -> None:
+    """The issue's figures over 400 rounds: tile long side p5 >= 60 px, never under 44 px."""
+    from kiosk.devtools.board_bench import end_of_round_boards, percentiles
+
+    area = kiosk_board(800, 480)
+    sizes = []
+    for layout in end_of_round_boards(400, 5):
+        geo = layout_placements(layout.placements, layout.spinner, area)
+        check_geometry(layout, geo)
+        sizes.append(geo.tile_long)
+    p5, _, least = percentiles(sizes)
+    assert p5 >= 60 and least >= 44, (p5, least)

@@ -14,11 +14,14 @@ from engine import Layout, Match, Start, shuffle_deal, tile
 from kiosk.ui.board.geometry import Rect, layout_board
 from kiosk.ui.board.render import (
     IVORY,
+    LAST_OUTLINE,
     SPINNER_ORANGE,
     TARGET_GLOW,
     draw_board,
+    draw_last_placement,
     draw_tile,
     draw_tile_face_up,
+    last_placed,
 )
 
 FELT = (10, 90, 60)
@@ -171,3 +174,48 @@ def test_spinner_outline_can_be_turned_off() -> None:
     draw_board(surface, geo, spinner_outline=False)
     r = pygame.Rect(geo.tiles[0].rect)
     assert not any(surface.get_at((x, y))[:3] == SPINNER_ORANGE for x in range(r.left, r.right) for y in range(r.top, r.bottom))
+
+
+def accent_pixels(surface: pygame.Surface, region: pygame.Rect) -> int:
+    """How many pixels of ``region`` are the last placement's outline colour."""
+    region = region.clip(surface.get_rect())
+    return sum(surface.get_at((x, y))[:3] == LAST_OUTLINE
+               for x in range(region.left, region.right) for y in range(region.top, region.bottom))
+
+
+def ring(rect: pygame.Rect, width: int) -> list[pygame.Rect]:
+    """The four strips of ``width`` px just outside ``rect``'s sides (corners left out)."""
+    return [pygame.Rect(rect.x, rect.y - width, rect.w, width), pygame.Rect(rect.x, rect.bottom, rect.w, width),
+            pygame.Rect(rect.x - width, rect.y, width, rect.h), pygame.Rect(rect.right, rect.y, width, rect.h)]
+
+
+@pytest.mark.parametrize("seed", [4, 6])
+def test_the_last_placed_tile_is_outlined_with_its_score(seed: int) -> None:
+    pygame.font.init()
+    layout = random_round(seed)
+    area: Rect = (30, 20, 676, 264)
+    geo = layout_board(layout, area)
+    last = last_placed(geo)
+    assert last is not None and last.tile == layout.placements[-1].tile and last.index == len(layout) - 1
+    box = pygame.Rect(last.rect)
+    shots = {}
+    for score in (None, 0, 15):
+        surface = pygame.Surface((740, 310))
+        surface.fill(FELT)
+        draw_board(surface, geo, last_score=score)
+        shots[score] = surface
+    plain, outlined, scored = shots[None], shots[0], shots[15]
+    for side in ring(box, 2):  # a thick accent line all round the tile, and only with a last placement
+        assert accent_pixels(outlined, side) >= side.w * side.h * 0.8
+        assert accent_pixels(plain, side) == 0
+    other = pygame.Rect(next(t for t in geo.tiles if t is not last and t.index < len(layout) - 2).rect)
+    assert all(accent_pixels(outlined, side) == 0 for side in ring(other, 1)
+               if not side.colliderect(box.inflate(12, 12)))  # no other tile is outlined
+    badge = draw_last_placement(scored, geo, 15)
+    assert draw_last_placement(outlined.copy(), geo, 0) is None  # no score, no badge
+    assert badge is not None and pygame.Rect(area).contains(badge) and badge.collidepoint(
+        *min((box.topleft, box.topright, box.bottomleft, box.bottomright),
+             key=lambda c: (c[0] - badge.centerx) ** 2 + (c[1] - badge.centery) ** 2))
+    assert accent_pixels(scored, badge) > badge.w * badge.h // 3  # the badge is an accent pill
+    assert dark_blobs(scored, badge.inflate(-4, -4)) >= 3  # with "+15" written on it
+    assert accent_pixels(outlined, badge.inflate(-6, -6)) < accent_pixels(scored, badge.inflate(-6, -6))

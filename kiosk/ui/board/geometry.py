@@ -24,9 +24,9 @@ Rect = tuple[int, int, int, int]
 
 MAX_TILE_LONG = 140
 """The largest tile long side in pixels (early in a round on a big screen)."""
-READABLE_LONG = 24
-"""The tile long side guaranteed on a 760 x 260 board (an 800 x 480 screen): see ``min_readable_long``."""
-READABLE_AREA = (760, 260)
+READABLE_LONG = 44
+"""The tile long side guaranteed on a 676 x 232 board (an 800 x 480 screen): see ``min_readable_long``."""
+READABLE_AREA = (676, 232)
 MIN_TILE_LONG = 8
 """The smallest tile the search tries before giving up on connections (never reached in tests)."""
 _LADDER_RATIO = 0.95
@@ -107,10 +107,11 @@ class BoardGeometry:
 def min_readable_long(area: Rect) -> int:
     """The smallest tile long side ``layout_board`` gives in ``area`` for any round (tested).
 
-    24 px on a 760 x 260 board, scaled with the area's narrower proportion to that board.
+    44 px on a 676 x 232 board, scaled with the area's narrower proportion to that board, and
+    never more than the largest size the area uses at all.
     """
     _, _, w, h = area
-    return int(READABLE_LONG * min(w / READABLE_AREA[0], h / READABLE_AREA[1]))
+    return min(int(READABLE_LONG * min(w / READABLE_AREA[0], h / READABLE_AREA[1])), _ladder(w, h)[0])
 
 
 def layout_board(layout: Layout, area: Rect) -> BoardGeometry:

@@ -8,6 +8,7 @@ with the best total of points won (a won or lost match counts ``MATCH_VALUE``) i
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -18,14 +19,19 @@ from ..view import PlayerView
 from .knowledge import Knowledge, determinize
 from .policy import first_auction_action, greedy_match_action, heuristic_auction, heuristic_play, safe_actions
 
-DEFAULT_BUDGET_NS = 200 * NS_PER_MS
+DEFAULT_BUDGET_NS = 180 * NS_PER_MS
 """Thinking time per decision when the caller gives a clock but no budget (the p99 stays under
 250 ms on the development machine; a Raspberry Pi 4 should be given about 800 ms)."""
-DEFAULT_SAMPLES = 60
+DEFAULT_SAMPLES = 150
 """Samples per decision when neither ``samples`` nor a clock is given: about the work the default
 budget allows on the development machine."""
 MIN_SAMPLES = 4
 """Fewer completed samples than this when the budget runs out: fall back to level 3."""
+EARLY_AFTER = 24
+"""Samples before the search may stop early (then every ``EARLY_EVERY``) when its choice is settled."""
+EARLY_EVERY = 8
+EARLY_Z = 3.0
+"""Standard errors by which the leader must beat the runner-up (paired over the shared samples)."""
 MATCH_VALUE = 1000.0
 """What winning (or, negated, losing) the match is worth in a rollout, in points."""
 
@@ -83,23 +89,53 @@ def search(
             samples = DEFAULT_SAMPLES
         else:
             deadline = clock() + (DEFAULT_BUDGET_NS if budget_ns is None else budget_ns)
-    totals = [0.0] * len(options)
+    values: list[list[float]] = [[] for _ in options]
     done = 0
     while samples is None or done < samples:
         if deadline is not None and clock is not None and clock() >= deadline:
             break
         world = determinize(view, rng, know)
         seed = rng.getrandbits(64)
-        for i, action in enumerate(options):
+        results = []
+        for action in options:
             m = world.clone()
             m.apply(action, 0)
             m.play_out_round(random.Random(seed).random)
-            totals[i] += outcome_value(m, seat, before)
+            results.append(outcome_value(m, seat, before))
+            if deadline is not None and clock is not None and clock() >= deadline:
+                break  # an unfinished sample is left out
+        if len(results) < len(options):
+            break
+        for i, value in enumerate(results):
+            values[i].append(value)
         done += 1
+        if done >= EARLY_AFTER and done % EARLY_EVERY == 0 and _settled(values):
+            break
     if deadline is not None and done < MIN_SAMPLES:
         return heuristic_auction(view) if view.auction is not None else heuristic_play(view, rng, know)
+    return options[_leader(values)]
+
+
+def _leader(values: list[list[float]]) -> int:
+    """The option with the best total (the first of equals)."""
+    totals = [sum(v) for v in values]
     best = 0
-    for i in range(1, len(options)):
+    for i in range(1, len(totals)):
         if totals[i] > totals[best]:
             best = i
-    return options[best]
+    return best
+
+
+def _settled(values: list[list[float]]) -> bool:
+    """Whether the leader is ahead of the runner-up beyond doubt: the paired differences' mean is
+    ``EARLY_Z`` standard errors above 0 (or the two never differed)."""
+    best = _leader(values)
+    rest = [i for i in range(len(values)) if i != best]
+    second = max(rest, key=lambda i: sum(values[i]))
+    diffs = [a - b for a, b in zip(values[best], values[second], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0.0:
+        return True
+    return mean - EARLY_Z * math.sqrt(var / n) > 0.0

@@ -273,8 +273,11 @@ def test_level_4_falls_back_to_level_3_when_the_budget_is_gone_and_uses_it_other
         fallback = choose(view, 4, random.Random(1), budget_ns=5 * NS_PER_MS, clock=clock)
         assert fallback == choose(view, 3, random.Random(1))
         calls.clear()
-        choose(view, 4, random.Random(1), budget_ns=100 * NS_PER_MS, clock=clock)
-        assert 4 < len(calls) <= 12, "about one clock reading per sample within the budget"
+        choose(view, 4, random.Random(1), budget_ns=2000 * NS_PER_MS, clock=clock)
+        assert 4 < len(calls) <= 202, "the search stops at its budget (clock read between rollouts)"
+        calls.clear()
+        choose(view, 4, random.Random(1), samples=5, clock=clock)
+        assert calls == [], "a fixed number of samples never reads the clock"
         compared += 1
     assert compared > 20
 

@@ -52,18 +52,35 @@ def _record(value: str, box: tuple[int, int], asked: int, image: pygame.Surface,
     theme.record(theme.Fit(value, box, asked, used, w, h, w <= box[0] and h <= box[1] + 2, kind))
 
 
+CHIP_VALUES: tuple[tuple[int, tuple[int, int, int]], ...] = ((100, (30, 30, 34)), (25, (40, 90, 190)), (5, theme.CHIP))
+"""Chip denominations and colours, largest first (black 100, blue 25, red 5)."""
+
+
+def chip_stacks(balance: int) -> list[tuple[tuple[int, int, int], int]]:
+    """The balance as stacks of chips, largest value first: (colour, how many) for each value used."""
+    stacks = []
+    left = max(0, balance)
+    for value, colour in CHIP_VALUES:
+        count, left = divmod(left, value)
+        if count:
+            stacks.append((colour, count))
+    return stacks
+
+
 def draw_chips(surface: pygame.Surface, rect: pygame.Rect, balance: int) -> None:
-    """The balance as chips (one per 5 points) in stacks of ten, inside ``rect``."""
-    chips = balance // 5
-    stacks = max(1, (chips + 9) // 10)
-    chip_w = max(6, min(rect.width // max(stacks, 6) - 2, rect.height // 2))
-    chip_h = max(2, min(chip_w // 3, (rect.height - 2) // 11))
+    """The balance as stacks of chips (100, 25 and 5 points) standing on the bottom of ``rect``."""
+    chip_h = max(5, min(9, (rect.height - 2) // 5))
+    per_stack = max(1, (rect.height - 2) // chip_h)
+    columns = [(colour, min(per_stack, count - i)) for colour, count in chip_stacks(balance)
+               for i in range(0, count, per_stack)]
+    if not columns:
+        return
+    chip_w = max(8, min(rect.height, (rect.width - 2 * (len(columns) - 1)) // len(columns)))
     x = rect.x
-    for s in range(stacks):
-        in_stack = min(10, chips - 10 * s)
-        for c in range(in_stack):
+    for colour, count in columns:
+        for c in range(count):
             chip = pygame.Rect(x, rect.bottom - (c + 1) * chip_h - 1, chip_w, chip_h)
-            pygame.draw.ellipse(surface, theme.CHIP, chip)
+            pygame.draw.ellipse(surface, colour, chip)
             pygame.draw.ellipse(surface, theme.CHIP_EDGE, chip, width=1)
         x += chip_w + 2
 

@@ -15,7 +15,7 @@ its family name, or by ``--cjk-number``. The characters: every character of ever
 (message ids and translations), every non-ASCII character written in the engine's, the hardware
 layer's and the kiosk's code, printable ASCII, Latin-1 and Latin Extended-A (names), Ukrainian
 Cyrillic, common punctuation and symbols, the Hangul compatibility jamo and the 2,350 Hangul
-syllables of KS X 1001 (names). Each font keeps those of the characters its source has. See
+syllables of KS X 1001 (names; ``--all-hangul``: all 11,172). Each font keeps those of the characters its source has. See
 docs/fonts.md.
 """
 
@@ -114,8 +114,10 @@ def code_chars(root: Path = ROOT) -> set[str]:
     return chars
 
 
-def wanted_chars() -> set[str]:
-    chars = fixed_ranges() | ks_x_1001_syllables() | catalog_chars() | code_chars()
+def wanted_chars(all_hangul: bool = False) -> set[str]:
+    """The characters to ship (``all_hangul``: all 11,172 Hangul syllables, not only KS X 1001's)."""
+    hangul = span(0xAC00, 0xD7A3) if all_hangul else ks_x_1001_syllables()
+    chars = fixed_ranges() | hangul | catalog_chars() | code_chars()
     return {c for c in chars if c.isprintable() or c == "\u00a0"}
 
 
@@ -177,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cjk", nargs=2, type=Path, required=True, metavar=("REGULAR", "BOLD"),
                         help="Noto Sans CJK (.ttc, .otf) Regular and Bold")
     parser.add_argument("--cjk-number", type=int, default=None, help="the Korean face's number in a .ttc")
+    parser.add_argument("--all-hangul", action="store_true",
+                        help="all 11,172 Hangul syllables (about 3.3 MB more in all) instead of KS X 1001's 2,350")
     parser.add_argument("--out", type=Path, default=OUT, help="the folder written (default: kiosk/assets/fonts)")
     args = parser.parse_args(argv)
     try:
@@ -184,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("fontTools is needed: pip install fonttools (in a scratch environment)", file=sys.stderr)
         return 2
-    chars = wanted_chars()
+    chars = wanted_chars(args.all_hangul)
     args.out.mkdir(parents=True, exist_ok=True)
     targets = (
         Target(LATIN_REGULAR, args.latin[0], None, "Latin and Cyrillic, regular"),

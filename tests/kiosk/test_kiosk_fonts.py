@@ -66,7 +66,7 @@ def test_the_shipped_files_are_there_with_their_licence_and_their_source() -> No
     readme = (fonts.SHIPPED_DIR / "README.md").read_text("utf-8")
     assert all(path.name in readme and path.name in licence for path in SHIPPED)
     assert "Version 2.004" in readme
-    assert sum(path.stat().st_size for path in SHIPPED) < 2_000_000  # small enough to ship
+    assert sum(path.stat().st_size for path in SHIPPED) < 4_000_000  # small enough to ship (even --all-hangul)
 
 
 def test_pyproject_ships_them_as_package_data() -> None:
@@ -95,7 +95,6 @@ def test_the_hangul_fonts_have_the_2350_ks_x_1001_syllables_and_the_jamo() -> No
     jamo = "".join(chr(c) for c in range(0x3131, 0x318F))
     for path in SHIPPED[2:]:
         assert missing(path, syllables + jamo) == "", path.name
-    assert missing(SHIPPED[2], "똠") == "똠"  # a subset: the rarer syllables are left out
 
 
 def test_the_latin_fonts_have_ascii_latin_1_extended_a_and_ukrainian_cyrillic() -> None:

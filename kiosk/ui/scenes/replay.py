@@ -1,6 +1,7 @@
 """The step-through replay of a stored match: the board and both hands after each step (player 2's
-hand above the board, player 1's below), the step in words ("Anna plays [1|4]"), round, balances,
-end count and, at the last step, the winner; first / previous / next / last; Back to the history."""
+hand above the board, player 1's below, each named), the step in words ("Anna plays [1|4]"), round,
+balances, end count and, at the last step, the winner; first / previous / next / last; Back to the
+history. The hand-overs' reveals are journal steps but not moves: the replay steps over them."""
 
 from __future__ import annotations
 
@@ -8,10 +9,24 @@ import pygame
 
 from kiosk.table.intents import Back, ReplayTo
 from kiosk.table.players import outcome_text, seat_name, step_text
+from kiosk.table.state import ReplayStep
 from kiosk.ui import theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
 from kiosk.ui.scenes.base import Layer, Scene, header
 from kiosk.ui.widgets import Hotspot, paragraph, text
+
+MIN_TARGET = 48
+
+
+def shown_steps(steps: list[ReplayStep]) -> list[int]:
+    """The indices of the steps the replay shows: every step but the hand-overs' reveals."""
+    return [i for i, item in enumerate(steps) if item.step.get("do") != "reveal"]
+
+
+def showing(shown: list[int], at: int) -> int:
+    """The position in ``shown`` for stored step ``at`` (a reveal shows as the step before it)."""
+    before = [n for n, i in enumerate(shown) if i <= at]
+    return before[-1] if before else 0
 
 
 class Replay(Scene):
@@ -29,15 +44,17 @@ class Replay(Scene):
         title = t._("{first} vs {second}", first=seat_name(t, r, 0), second=seat_name(t, r, 1))
         y = header(layer, title, Back())
         pad = max(8, w // 60)
-        foot_h = max(40, int(h * 0.11))
+        foot_h = max(MIN_TARGET, int(h * 0.11))
         body = pygame.Rect(pad, y, w - 2 * pad, h - y - foot_h - int(h * 0.04))
         side = pygame.Rect(body.x, body.y, int(body.width * 0.3), body.height)
-        if r.replay:
-            item = r.replay[r.replay_at]
+        shown = shown_steps(r.replay)
+        at = showing(shown, r.replay_at)
+        if shown:
+            item = r.replay[shown[at]]
             m = item.match
             line = side.height // 8
             size = int(line * 0.75)
-            text(layer.surface, t._("Step {number} of {total}", number=r.replay_at + 1, total=len(r.replay)),
+            text(layer.surface, t._("Step {number} of {total}", number=at + 1, total=len(shown)),
                  pygame.Rect(side.x, side.y, side.width, line), size, theme.TEXT_DIM, align="left")
             said = step_text(t, r, item)
             said_rect = pygame.Rect(side.x, side.y + line, side.width, line * 2)
@@ -49,7 +66,7 @@ class Replay(Scene):
                     t._("{name}: {balance}", name=seat_name(t, r, 0), balance=m.balances[0]),
                     t._("{name}: {balance}", name=seat_name(t, r, 1), balance=m.balances[1]),
                     t._("End count {count}", count=m.end_count)]
-            if m.is_over and r.replay_at == len(r.replay) - 1:
+            if m.is_over and at == len(shown) - 1:
                 rows.append(outcome_text(t, r, m))
             for value in rows:
                 text(layer.surface, value, pygame.Rect(side.x, yy, side.width, line), size, theme.TEXT, align="left")
@@ -57,21 +74,26 @@ class Replay(Scene):
             area = pygame.Rect(side.right + pad, body.y, body.right - side.right - pad, body.height)
             hand_h = area.height // 6
             pygame.draw.rect(layer.surface, theme.BOARD, area, border_radius=8)
-            draw_hand(layer.surface, pygame.Rect(area.x, area.y + 4, area.width, hand_h), m.hand(1), (), None, False)
-            draw_hand(layer.surface, pygame.Rect(area.x, area.bottom - hand_h - 4, area.width, hand_h), m.hand(0), (),
-                      None, False)
+            name_w = area.width // 5
+            for seat, hy in ((1, area.y + 4), (0, area.bottom - hand_h - 4)):
+                name = pygame.Rect(area.x + 8, hy, name_w - 8, hand_h)
+                text(layer.surface, seat_name(t, r, seat), name, max(theme.MIN_READABLE + 2, min(hand_h * 3 // 5, size)),
+                     theme.TEXT, bold=True, align="left")
+                draw_hand(layer.surface, pygame.Rect(area.x + name_w, hy, area.width - name_w - 4, hand_h), m.hand(seat),
+                          (), None, False)
             board = pygame.Rect(area.x + 4, area.y + hand_h + 8, area.width - 8, area.height - 2 * hand_h - 16)
             if not m.layout.is_empty:
                 draw_board_area(layer.surface, board, m.layout, [])
         fy = h - foot_h - int(h * 0.02)
-        bw = (w - 2 * pad - 3 * pad) // 4
-        last = len(r.replay) - 1
+        left = max(pad, context.regions.admin_area.right + pad)  # the owner's hold corner stays clear
+        bw = (w - left - pad - 3 * pad) // 4
+        last = len(shown) - 1
         for i, (label, target, enabled) in enumerate((
-            ("|◀", 0, r.replay_at > 0),
-            (t._("Previous"), r.replay_at - 1, r.replay_at > 0),
-            (t._("Next"), r.replay_at + 1, r.replay_at < last),
-            ("▶|", last, r.replay_at < last),
+            ("|◀", 0, at > 0),
+            (t._("Previous"), at - 1, at > 0),
+            (t._("Next"), at + 1, at < last),
+            ("▶|", last, at < last),
         )):
-            layer.button(pygame.Rect(pad + i * (bw + pad), fy, bw, foot_h), label, ReplayTo(target),
-                         primary=i == 2, enabled=enabled)
+            layer.button(pygame.Rect(left + i * (bw + pad), fy, bw, foot_h), label,
+                         ReplayTo(shown[max(0, min(target, last))] if shown else 0), primary=i == 2, enabled=enabled)
         return layer.finish(surface)

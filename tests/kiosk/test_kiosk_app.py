@@ -303,7 +303,7 @@ def test_a_stalled_loop_aborts_the_match_without_a_result(app_clock: tuple[App, 
     assert outcome is not None and outcome.winner is None and not outcome.rated
     reason = "the kiosk could not take commands for 2.5 s while a clock ran (the limit is 2.0 s)"
     assert outcome.detail == reason
-    assert [m.text for m in app.session.live_messages(clock.now())] == [reason]  # and says why
+    assert [m.text for m in app.session.live_messages(clock.now())] == [f"Match aborted: {reason}"]  # and says why
 
 
 def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> None:

@@ -173,6 +173,31 @@ Choice = tuple[Shape, Dir | None, Dir | None]
 """A way to lay a tile: its shape, and the arm's drift and pending corner after it."""
 
 
+Template = tuple[int, Box, bool, Dir, int, int, Dir, Dir | None, Dir | None, Box | None]
+"""A way to lay a tile relative to its end at (0, 0): kind, box, vertical, axis, new end x and y,
+new end direction, drift and pending corner after, and the room ahead it should leave (None for a
+turn)."""
+
+
+@cache
+def _templates(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool,
+               is_spinner: bool) -> tuple[Template, ...]:
+    """The ways of ``_plans_for`` as shapes relative to the end, without repeats."""
+    origin = _End(0, 0, d, drift, then, 0)
+    found: list[Template] = []
+    seen: set[tuple[Box, Dir | None, Dir | None]] = set()
+    for kind, t, after, corner in _plans_for(d, drift, then, wide, double, delay):
+        if (is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE):
+            continue
+        shape = _shape(origin, kind, t, double)
+        if (shape[0], after, corner) in seen:
+            continue
+        seen.add((shape[0], after, corner))
+        ahead = None if kind == _TURN else _lookahead(shape)
+        found.append((kind, *shape, after, corner, ahead))
+    return tuple(found)
+
+
 def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool) -> list[Choice]:
     """Every way the tile can lie at ``end``, best first.
 
@@ -181,31 +206,26 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
     filled its own part of the board spills over). A spinner only lies crosswise on its line,
     where both its branches have room to start.
     """
-    plans = _plans_for(end.d, end.drift, end.then, grid.wide, double, delay)
     if is_spinner and not _branch_room(grid, end):
         return []
+    ex, ey, owner = end.x, end.y, end.owner
+    free = grid.free
     ranked: list[tuple[int, Choice]] = []
-    seen: set[tuple[Box, Dir | None, Dir | None]] = set()
-    for kind, t, drift, then in plans:
-        if (is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE):
+    for _, b, vertical, axis, nx, ny, nd, drift, then, ahead in _templates(
+            end.d, end.drift, end.then, grid.wide, double, delay, is_spinner):
+        box = (b[0] + ex, b[1] + ey, b[2] + ex, b[3] + ey)
+        if not free(box, None):
             continue
-        shape = _shape(end, kind, t, double)
-        key = (shape[0], drift, then)
-        if key in seen or not grid.free(shape[0], None):
-            continue
-        seen.add(key)
-        own = grid.free(shape[0], end.owner)
-        if kind == _TURN:
-            room_own = room_any = True
+        own = free(box, owner)
+        if ahead is None:
+            rank = 0 if own else 2
         else:
-            ahead = _lookahead(shape)
-            room_own = own and grid.free(ahead, end.owner)
-            room_any = room_own or grid.free(ahead, None)
-        rank = 0 if room_own else 1 if own else 2 if room_any else 3
-        ranked.append((rank, (shape, drift, then)))
+            room = (ahead[0] + ex, ahead[1] + ey, ahead[2] + ex, ahead[3] + ey)
+            room_own = own and free(room, owner)
+            rank = 0 if room_own else 1 if own else 2 if free(room, None) else 3
+        ranked.append((rank, ((box, vertical, axis, nx + ex, ny + ey, nd), drift, then)))
     ranked.sort(key=lambda r: r[0])
-    found = [choice for _, choice in ranked]
-    return found
+    return [choice for _, choice in ranked]
 
 
 def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinner: bool,
@@ -273,6 +293,16 @@ def _leading_to_spinner(placements: tuple[Placement, ...], spinner: Tile | None)
     return frozenset(chain)
 
 
+_OPENED = (Slot.LOW, Slot.HIGH, Slot.LINE_B, Slot.BRANCH_A, Slot.BRANCH_B)
+"""The slots a newly laid tile may open (all but the joined one), to take back when the search backs out."""
+
+
+@cache
+def _opened_points(tile: Tile) -> tuple[Point, ...]:
+    """The points of ``tile`` that laying it may open."""
+    return tuple(Point(tile, slot) for slot in _OPENED)
+
+
 class _OutOfTries(Exception):
     """The search used its budget without finding a layout."""
 
@@ -299,13 +329,21 @@ class _Search:
         self.targets: list[TargetBox] = []
         self.before_spinner = _leading_to_spinner(placements, spinner)
         self.order = {p.tile: i for i, p in enumerate(placements)}
+        self.boxes: list[Box] = []
+        """The laid tiles' boxes, by placing index."""
+        self.steps = [
+            (p.tile, p.at, p.tile == spinner, p.tile.is_double, p.tile in self.before_spinner,
+             point_value(p.at) if p.at is not None else -1, _opened_points(p.tile))
+            for p in placements
+        ]
+        """For each placement: tile, point, is spinner, is double, delay, joined value, points it may open."""
 
-    def _blame(self, end: _End, owner: Tile, below: int) -> set[int]:
-        """The placements before ``below`` that may be why ``end`` (on ``owner``) lacks room."""
-        near = (end.x - _NEAR, end.y - _NEAR, end.x + _NEAR, end.y + _NEAR)
+    def _blame(self, end: _End, owner: Tile) -> set[int]:
+        """The laid placements that may be why ``end`` (on ``owner``) lacks room."""
+        x0, y0, x1, y1 = end.x - _NEAR, end.y - _NEAR, end.x + _NEAR, end.y + _NEAR
         found = {self.order[owner]}
-        for index, _, box, *_ in self.tiles:
-            if index < below and box[0] < near[2] and near[0] < box[2] and box[1] < near[3] and near[1] < box[3]:
+        for index, box in enumerate(self.boxes):
+            if box[0] < x1 and x0 < box[2] and box[1] < y1 and y0 < box[3]:
                 found.add(index)
         return found
 
@@ -315,32 +353,35 @@ class _Search:
         grid = self.grid
         if index == len(self.placements):
             return self._targets()
-        tile, at, _ = self.placements[index]
+        tile, at, is_spinner, double, delay, value, opened = self.steps[index]
         assert at is not None
         end = self.ends.get(at)
         if end is None:
             raise ValueError(f"{at} is not an open end of the layout")
-        is_spinner = tile == self.spinner
         conflict: set[int] = set()
-        for choice in _choices(grid, end, tile[0] == tile[1], is_spinner, tile in self.before_spinner):
+        ends = self.ends
+        for choice in _choices(grid, end, double, is_spinner, delay):
             self.tries -= 1
             if self.tries < 0:
                 raise _OutOfTries
             state = grid.snapshot()
-            ends = dict(self.ends)
-            del self.ends[at]
-            placed = _lay(grid, tile, point_value(at), end, choice, is_spinner, self.ends)
+            del ends[at]
+            placed = _lay(grid, tile, value, end, choice, is_spinner, ends)
             self.tiles.append((index, tile, *placed, is_spinner))
+            self.boxes.append(placed[0])
             failed = self.run(index + 1)
             if failed is None:
                 return None
             self.tiles.pop()
+            self.boxes.pop()
             grid.restore(state)
-            self.ends = ends
+            for point in opened:
+                ends.pop(point, None)
+            ends[at] = end
             if index not in failed:
                 return failed
             conflict |= failed - {index}
-        return conflict | self._blame(end, at.tile, index)
+        return conflict | self._blame(end, at.tile)
 
     def _targets(self) -> set[int] | None:
         """Place the tap targets; None when they fit, else the placements to blame."""
@@ -352,7 +393,7 @@ class _Search:
             self.targets = targets
             return None
         grid.restore(state)
-        return self._blame(self.ends[targets], targets.tile, len(self.placements))
+        return self._blame(self.ends[targets], targets.tile)
 
 
 def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
@@ -369,7 +410,9 @@ def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid,
         return None, 0
     search = _Search(placements, spinner, grid, budget)
     tile = placements[0].tile
-    search.tiles.append((0, tile, *_place_opening(grid, tile, opening_at, search.ends), tile == spinner))
+    opening = _place_opening(grid, tile, opening_at, search.ends)
+    search.tiles.append((0, tile, *opening, tile == spinner))
+    search.boxes.append(opening[0])
     try:
         failed = search.run(1)
     except _OutOfTries:

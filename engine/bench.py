@@ -76,6 +76,27 @@ def bench_matches(count: int, seed: int) -> tuple[float, int, int]:
     return time.perf_counter() - start, rounds, actions
 
 
+def bench_rollouts(count: int, seed: int) -> float:
+    """Seconds for ``count`` level-2 rollouts of whole rounds, each from a filled-in state: a copy of
+    a match that a player's view was filled in from (``determinize``), played out by
+    ``Match.play_out_round`` (the search's inner loop; the copy included)."""
+    from .bots import determinize
+    from .view import PlayerView
+
+    rng = random.Random(seed)
+    worlds = []
+    for _ in range(min(count, 200)):
+        match = Match()
+        match.apply(Start(None, shuffle_deal(rng)), 0)
+        assert match.to_act is not None
+        worlds.append(determinize(PlayerView.of(match, match.to_act, 0), rng))
+    uniform = rng.random
+    start = time.perf_counter()
+    for i in range(count):
+        worlds[i % len(worlds)].clone().play_out_round(uniform)
+    return time.perf_counter() - start
+
+
 def openspiel_playouts() -> Callable[[int, int], float] | None:
     """A timer of OpenSpiel's python_block_dominoes random playouts (seconds for n games), if installed."""
     try:
@@ -137,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"matches: {_summary(match_rates)} matches/s over {args.repeat} x {args.matches} matches "
           f"({rounds / args.matches:.1f} rounds, {actions / args.matches:.0f} actions per match; "
           f"{_summary(rounds_in_matches)} rounds/s inside matches)")
+    rollout_rates = [args.rounds / bench_rollouts(args.rounds, args.seed + i) for i in range(args.repeat)]
+    print(f"rollouts: {_summary(rollout_rates)} level-2 rollouts/s of whole rounds from filled-in states "
+          f"(copy + Match.play_out_round)")
     if theirs:
         print(f"openspiel python_block_dominoes: {_summary(theirs)} games/s; "
               f"ratio of medians {statistics.median(round_rates) / statistics.median(theirs):.1f}x, "

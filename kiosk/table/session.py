@@ -410,8 +410,8 @@ class GameSession:
         if self._delay_told or m.clock_running is None or self.settings.delay_seconds <= 0:
             return
         self._delay_told = True
-        self.say(T("+{seconds}s beside a running clock: free seconds before the bank is used",
-                   seconds=f"{self.settings.delay_seconds:g}"), now_ns)
+        seconds = format(self.settings.delay_seconds, "g")
+        self.say(T("+{seconds}s beside a running clock: free seconds before the bank is used", seconds=seconds), now_ns)
 
     def _reset_bid_draft(self) -> None:
         auction = self.match.auction()

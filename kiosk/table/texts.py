@@ -49,7 +49,7 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
         else t._("Screen: {width} x {height}, upright orientation", **size),
         t._("Hand-over screen between turns: on") if c.match.handover else t._("Hand-over screen between turns: off"),
         t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
-             c.match.balances, bank=f"{c.match.bank_seconds:g}", delay=f"{c.match.delay_seconds:g}"),
+             c.match.balances, bank=format(c.match.bank_seconds, "g"), delay=format(c.match.delay_seconds, "g")),
         t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
             panel=panels.get(panel, panel) if panel else t._("none")),
         t._("Language: {language}", language=NATIVE_NAMES[t.language]),

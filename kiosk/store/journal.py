@@ -164,13 +164,17 @@ class Journal:
     # -- matches ---------------------------------------------------------------------------
 
     def begin_match(self, config: MatchConfig | dict[str, Any], players: Sequence[int | None] = (None, None), *,
-                    wall_s: float | None = None) -> int:
-        """A new match (committed) with its configuration and players (named ids, None: guest)."""
+                    wall_s: float | None = None, computer_level: int | None = None) -> int:
+        """A new match (committed) with its configuration and players (named ids, None: guest);
+        ``computer_level``: a practice match against the computer at that level (in seat 1, which
+        must then be no named player)."""
         data = config.to_dict() if isinstance(config, MatchConfig) else dict(config)
         MatchConfig.from_dict(data)  # refuse a configuration the engine would not take
         if len(players) != 2:
             raise StoreUsageError(internal("a match has two players, not {count}", count=len(players)))
         p0, p1 = players
+        if computer_level is not None and (p1 is not None or computer_level not in (1, 2, 3, 4)):
+            raise StoreUsageError(internal("the computer plays seat 1 at a level from 1 to 4"))
         if p0 is not None and p0 == p1:
             raise StoreUsageError(internal("a named player cannot play against themselves"))
         wall = self._wall(wall_s)
@@ -179,10 +183,21 @@ class Journal:
                 if p is not None and conn.execute("SELECT 1 FROM players WHERE id = ?", (p,)).fetchone() is None:
                     raise StoreUsageError(internal("there is no player with id {player}", player=p))
             cursor = conn.execute(
-                "INSERT INTO matches (player0, player1, created_wall, config) VALUES (?, ?, ?, ?)",
-                (p0, p1, wall, dumps(data)),
+                "INSERT INTO matches (player0, player1, created_wall, config, computer_level) VALUES (?, ?, ?, ?, ?)",
+                (p0, p1, wall, dumps(data), computer_level),
             )
             return int(cursor.lastrowid or 0)
+
+    def computer_levels(self, match_ids: Sequence[int]) -> dict[int, int]:
+        """The practice matches among ``match_ids``: match id to the computer's level."""
+        ids = [int(i) for i in match_ids]
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        with self.database.read() as conn:
+            rows = conn.execute(f"SELECT id, computer_level FROM matches WHERE id IN ({marks}) "
+                                "AND computer_level IS NOT NULL", ids).fetchall()
+        return {int(match_id): int(level) for match_id, level in rows}
 
     def match(self, match_id: int) -> MatchRecord:
         """The match's row; JournalUsageError when there is none."""

@@ -193,11 +193,13 @@ class JournalKeeper:
             self._attempt(now_ns)
         return resumed
 
-    def begin(self, config: MatchConfig, players: Sequence[int | None], now_ns: int) -> RecordingMatch:
+    def begin(self, config: MatchConfig, players: Sequence[int | None], now_ns: int, *,
+              computer_level: int | None = None) -> RecordingMatch:
         """A new match for the table (put it in ``session.match``), entered in the journal now when it
-        can be, else kept in memory and entered later with everything played; never raises."""
+        can be, else kept in memory and entered later with everything played; never raises.
+        ``computer_level``: a practice match, the computer at that level in seat 1."""
         recorder = MatchRecorder(self.journal, None, self.boot_id, wall_clock=self.wall_clock, config=config,
-                                 players=players, names=self._names(players))
+                                 players=players, names=self._names(players), computer_level=computer_level)
         recorder.housekeeping = False
         match = recorder.watch(RecordingMatch(config, boot_id=self.boot_id))
         self._current = recorder

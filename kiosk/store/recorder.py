@@ -77,7 +77,8 @@ class MatchRecorder:
                  wall_clock: Callable[[], float] = time.time, finished: bool = False,
                  config: MatchConfig | dict[str, Any] | None = None,
                  players: Sequence[int | None] = (None, None), names: Sequence[str | None] = (None, None),
-                 created_wall: float | None = None, rows: Sequence[Entry] = ()) -> None:
+                 created_wall: float | None = None, rows: Sequence[Entry] = (),
+                 computer_level: int | None = None) -> None:
         self.journal = journal if (match_id is not None or config is not None) else None
         self.match_id = match_id
         self.boot_id = boot_id
@@ -87,6 +88,8 @@ class MatchRecorder:
         """Named player ids in the journal the match is in (None: a guest)."""
         self.names: tuple[str | None, str | None] = (names[0], names[1])
         """Their names, to find them again in another file (None: unknown or a guest)."""
+        self.computer_level = computer_level
+        """A practice match: the computer's level (it plays seat 1); None: two people."""
         self.created_wall = float(wall_clock()) if created_wall is None else float(created_wall)
         self.first_seq = next_seq - len(rows)
         """The sequence number of ``rows[0]`` (1 unless rows before it could not be read back)."""
@@ -208,10 +211,11 @@ class MatchRecorder:
                 except StoreUsageError:
                     found = None
             seats.append(found)
-        if seats[0] is not None and seats[0] == seats[1]:
-            seats[1] = None
+        if (seats[0] is not None and seats[0] == seats[1]) or self.computer_level is not None:
+            seats[1] = None  # the computer's seat has no player id
         self.players = (seats[0], seats[1])
-        return journal.begin_match(self.config, self.players, wall_s=self.created_wall)
+        return journal.begin_match(self.config, self.players, wall_s=self.created_wall,
+                                   computer_level=self.computer_level)
 
     def attach(self, journal: Journal | None) -> None:
         """Write into ``journal`` from now on (None: keep the rows only).

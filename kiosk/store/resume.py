@@ -42,6 +42,8 @@ class Resumed:
     """From the last recorded command to ``now_ns`` in the same boot (None: not measurable)."""
     dropped: tuple[int, ...] = field(default=())
     """Damaged rows after ``seq`` that were set aside."""
+    computer_level: int | None = None
+    """A practice match: the computer's level (it plays seat 1); None: two people."""
     saved: bool = True
     """False when the restart row could not be written (the disk refused): it is pending in
     ``recorder`` and the next ``sync`` writes it."""
@@ -105,7 +107,7 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     saved = _write(recorder, match, now_ns)
     message = _message(match, running, old_boot == boot_id, down_ns, point.damaged)
     return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
-                   point.damaged, saved)
+                   point.damaged, recorder.computer_level, saved)
 
 
 def _write(recorder: MatchRecorder, match: RecordingMatch, now_ns: int) -> bool:
@@ -135,7 +137,8 @@ def _recorder(journal: Journal, point: ResumePoint, boot_id: str, wall_clock: Ca
             names.append(None)
     return MatchRecorder(journal, point.match_id, boot_id, next_seq=point.seq + 1, wall_clock=wall_clock,
                          config=point.match.config, players=point.match.players, names=names,
-                         created_wall=point.match.created_wall, rows=rows)
+                         created_wall=point.match.created_wall, rows=rows,
+                         computer_level=journal.computer_levels([point.match_id]).get(point.match_id))
 
 
 def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
@@ -150,7 +153,8 @@ def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
     message = T("The kiosk restarted before the match began; press Start when ready.")
     if point.damaged:
         message = T("{message} The first command was damaged by the power cut and was dropped.", message=message)
-    return Resumed(match, recorder, [], message, point.match_id, point.match.players, 0, None, point.damaged)
+    return Resumed(match, recorder, [], message, point.match_id, point.match.players, 0, None, point.damaged,
+                   recorder.computer_level)
 
 
 def _message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,

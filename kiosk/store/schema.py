@@ -80,7 +80,13 @@ V2: tuple[str, ...] = (
 )
 """Version 2: the version lives in ``PRAGMA user_version``; rated results indexed by player (leaderboard)."""
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2)
+V3: tuple[str, ...] = (
+    "ALTER TABLE matches ADD COLUMN computer_level INTEGER",
+)
+"""Version 3: a practice match's computer level (1 Beginner to 4 Expert; it plays seat 1, which has no
+player id); NULL: two people."""
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes"})
 

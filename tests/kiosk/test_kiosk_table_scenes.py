@@ -15,7 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pytest
 from kiosk_support import spot_for, tap
 
-from engine import ALL_TILES, NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Point, Tile
+from engine import ALL_TILES, NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Point, Tile, Transfer, TransferReason
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.i18n import translator
@@ -24,6 +24,7 @@ from kiosk.table import intents as do
 from kiosk.table.recap import recap_text
 from kiosk.timesource import FakeClock
 from kiosk.ui import layout, theme
+from kiosk.ui.scenes.replay import placed_score
 
 S = NS_PER_S
 
@@ -197,7 +198,8 @@ def test_the_replay_steps_over_the_reveals_and_names_the_hands(tmp_path: Path) -
     app, clock = make_app("upright", journal=journal, handover=True)
     try:
         tap(app, do.NewMatch())
-        play_by_taps(app, clock, lambda s: len(s.match.layout) >= 4)
+        play_by_taps(app, clock, lambda s: len(s.match.layout) >= 4 and s.match.phase is Phase.PLAY and any(
+            isinstance(e, Transfer) and e.reason is TransferReason.SCORE for e in s.events))
         tap(app, do.Resign(0))
         tap(app, do.ConfirmResign(0))
         app.step(wait=False)
@@ -219,7 +221,11 @@ def test_the_replay_steps_over_the_reveals_and_names_the_hands(tmp_path: Path) -
                       if isinstance(spot.intent, do.ReplayTo) and spot.intent.step > r.replay_at)
             tap(app, do.ReplayTo(nxt))
         assert "reveal" not in seen
-        assert len(seen) == len([d for d in steps if d != "reveal"])
+        scores = [placed_score(r.replay, i) for i in range(len(r.replay))]
+        assert all((score is not None) == (item.step["do"] == "play" and i > 0)
+                   for i, (score, item) in enumerate(zip(scores, r.replay, strict=True)))
+        paid = [e.points for e in app.session.events if isinstance(e, Transfer) and e.reason is TransferReason.SCORE]
+        assert [x for x in scores if x] == paid  # each score where the live match paid it
         admin = app.stage.regions.admin_area
         assert not any(spot.rect.colliderect(admin) for spot in app.hotspots if isinstance(spot.intent, do.ReplayTo))
         assert all(min(spot.rect.size) >= 48 for spot in app.hotspots if isinstance(spot.intent, (do.ReplayTo, do.Back)))

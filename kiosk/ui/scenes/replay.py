@@ -1,7 +1,8 @@
 """The step-through replay of a stored match: the board and both hands after each step (player 2's
-hand above the board, player 1's below, each named), the step in words ("Anna plays [1|4]"), round,
-balances, end count and, at the last step, the winner; first / previous / next / last; Back to the
-history. The hand-overs' reveals are journal steps but not moves: the replay steps over them."""
+hand above the board, player 1's below, each named; a tile just placed outlined with its score),
+the step in words ("Anna plays [1|4]"), round, balances, end count and, at the last step, the
+winner; first / previous / next / last; Back to the history. The hand-overs' reveals are journal
+steps but not moves: the replay steps over them."""
 
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ def showing(shown: list[int], at: int) -> int:
     """The position in ``shown`` for stored step ``at`` (a reveal shows as the step before it)."""
     before = [n for n, i in enumerate(shown) if i <= at]
     return before[-1] if before else 0
+
+
+def placed_score(steps: list[ReplayStep], index: int) -> int | None:
+    """For a play step, what the tile placed scored (the board outlines it with its score); None for
+    any other step."""
+    item = steps[index]
+    if item.step.get("do") != "play" or index == 0:
+        return None
+    player = int(item.step.get("player", 0))
+    return max(0, item.match.balances[player] - steps[index - 1].match.balances[player])
 
 
 class Replay(Scene):
@@ -83,7 +94,7 @@ class Replay(Scene):
                           (), None, False)
             board = pygame.Rect(area.x + 4, area.y + hand_h + 8, area.width - 8, area.height - 2 * hand_h - 16)
             if not m.layout.is_empty:
-                draw_board_area(layer.surface, board, m.layout, [])
+                draw_board_area(layer.surface, board, m.layout, [], last_score=placed_score(r.replay, shown[at]))
         fy = h - foot_h - int(h * 0.02)
         left = max(pad, context.regions.admin_area.right + pad)  # the owner's hold corner stays clear
         bw = (w - left - pad - 3 * pad) // 4

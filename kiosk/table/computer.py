@@ -26,6 +26,7 @@ from typing import Any
 
 from engine import NS_PER_S, Accept, Action, Bid, Decline, Draw, Match, Pass, Phase, Play, PlayerView, Reveal, bots
 from kiosk.i18n import N_, T, Text
+from kiosk.table.session import GameSession
 
 COMPUTER_SEAT = 1
 """The computer sits at Player 2's edge; the person plays at Player 1's (seat 0)."""
@@ -92,6 +93,7 @@ class ComputerPlayer:
         self.hint_question: Question | None = None
         self.hint: tuple[Question, Action] | None = None
         """The answered hint: the question (match, view and its instant) and the action."""
+        self._news: Action | None = None
         self.dropped = 0
         """Answers dropped because the match had changed meanwhile."""
         self.moves = 0
@@ -200,6 +202,12 @@ class ComputerPlayer:
         self.hint_question = None
         if self._same(match, q):
             self.hint = (q, self._answer(q))
+            self._news = self.hint[1]
+
+    def take_news(self) -> Action | None:
+        """The hint that came in since the last call (once), or None."""
+        news, self._news = self._news, None
+        return news
 
     @staticmethod
     def _same(match: Match, q: Question) -> bool:
@@ -211,6 +219,14 @@ class ComputerPlayer:
             return PlayerView.of(match, q.view.seat, q.asked_ns) == q.view
         except Exception:  # a view the engine cannot make now is not the same view
             return False
+
+
+def show_hint(session: GameSession, action: Action, player: int, now: int) -> None:
+    """Show ``player`` the hint: the tile picked up in the hand (its points lit, the hinted one
+    ringed by the play scene) and the hint in words."""
+    if isinstance(action, Play):
+        session.selected = action.tile
+    session.say(hint_text(action), now, player)
 
 
 def hint_text(action: Action) -> Text:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from dataclasses import dataclass
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 from engine import NS_PER_S, Phase, Transfer
 from hardware.events import Button, InputEvent
@@ -34,6 +35,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
+from kiosk.table.computer import ComputerPlayer, show_hint
 from kiosk.table.dispatch import desk_intent, match_intent
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OwnerDesk
@@ -98,6 +100,13 @@ class Controller:
         self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
         self.flight: ChipFlight | None = None
         """The chips in the air after the newest transfer (None: none)."""
+        self.computer: ComputerPlayer | None = None
+        """In a practice match: the computer in seat 1 (``kiosk.table.computer``); None: two people."""
+        self.bot_executor: Executor | None = None
+        """Where the computer thinks (None: a worker thread, made when first needed; tests give
+        ``computer.InlineExecutor``)."""
+        self.bot_samples: int | None = None
+        """Level 4's fixed work per decision (tests, screenshots); None: its time budget on ``clock``."""
         self.running = True
         """False once the kiosk is to leave (admin exit, closed window, SIGTERM)."""
         self.exit_status = 0
@@ -134,6 +143,7 @@ class Controller:
         session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
         session.adopt(resumed.match)
         self.session, self._entered = session, True
+        self._practice(resumed.computer_level, session)
         self.desk.seat_names_from(resumed.players)
         session.events.extend(resumed.events)
         self._events_seen = len(session.events)
@@ -142,9 +152,12 @@ class Controller:
         self.ui.screen = Screen.MATCH
         self.ui.changed()
 
-    def new_match(self) -> None:
-        """Start a fresh match at the ready screen (entered in the journal at its first Start)."""
-        self.session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+    def new_match(self, computer_level: int | None = None) -> None:
+        """Start a fresh match at the ready screen (entered in the journal at its first Start);
+        ``computer_level``: a practice match against the computer at that level (no hand-overs)."""
+        settings = self.config.match if computer_level is None else replace(self.config.match, handover=False)
+        self.session = GameSession(settings, self.rng, boot_id=self.boot_id)
+        self._practice(computer_level, self.session)
         self._entered = False
         self.ui.records.picker = None
         self.flight = None
@@ -165,13 +178,16 @@ class Controller:
             return
         if s.match.phase is not Phase.READY or s.match.round != 0:
             return
-        s.adopt(self.keeper.begin(s.match.config, self.ui.records.chosen_ids(), self.clock.now()))
+        level = None if self.computer is None else self.computer.level
+        s.adopt(self.keeper.begin(s.match.config, self.ui.records.chosen_ids(), self.clock.now(),
+                                  computer_level=level))
         self._entered = True
 
     def go_home(self) -> None:
         """Back to the home screen (the match, if any, is left; the seats are guests again)."""
         self.desk.reset()
         self.session = None
+        self._practice(None, None)
         self.ui.screen = Screen.HOME
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
@@ -239,6 +255,8 @@ class Controller:
             return
         if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
             return
+        if self.computer is not None and item.player == self.computer.seat:  # the computer's buttons are its own
+            return
         if item.button in (Button.ACCEPT, Button.START_CONTINUE):
             self.enter_match()  # only a Start enters the match in the journal (never a stray RAISE)
         self.session.press(item.player, item.button, arrival)
@@ -277,8 +295,14 @@ class Controller:
                 self.ui.open_help()
             case do.CloseHelp():
                 self.ui.help_open = False
-            case do.NewMatch() | do.Rematch():
+            case do.NewMatch():
                 self.new_match()
+            case do.Rematch():
+                self.new_match(None if self.computer is None else self.computer.level)
+            case do.OpenPractice():
+                self.ui.screen = Screen.PRACTICE
+            case do.PlayComputer(level):
+                self.new_match(level)
             case do.GoHome():
                 self.go_home()
             case do.OpenSettings():
@@ -311,6 +335,9 @@ class Controller:
             return False
         if isinstance(intent, do.Start):
             self.enter_match()
+        if isinstance(intent, do.Hint):
+            return self.computer is not None and intent.player == self.computer.person and \
+                self.computer.ask_hint(s.match, self.arrival(now))
         return match_intent(s, self.ui, intent, self.arrival(now))
 
     # -- admin exit --------------------------------------------------------------------------
@@ -341,6 +368,7 @@ class Controller:
         """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return."""
         if self.session is not None:
             self.session.tick(now)
+            self._computer_turn(now)
             self._start_flights(now)
         self._save(now)  # committed before it is shown (or kept, and the banner says so)
         self._check_holds(now)
@@ -349,7 +377,12 @@ class Controller:
     def panel_state(self, now: int) -> PanelState:
         """What the LEDs and the serial panel show: the match's state, or at home ACCEPT lit for a new match."""
         if self.session is not None:
-            return self.session.panel_state(now)
+            state = self.session.panel_state(now)
+            if self.computer is not None:  # nothing lit on the computer's side
+                players = list(state.players)
+                players[self.computer.seat] = replace(players[self.computer.seat], active=frozenset())
+                state = replace(state, players=(players[0], players[1]))
+            return state
         start = PlayerPanel(active=frozenset({Button.ACCEPT}))
         return PanelState(players=(start, start))
 
@@ -410,6 +443,33 @@ class Controller:
     def finish(self, now: int) -> None:
         """Before leaving: hand the match to the keeper a last time (a stopped match is committed)."""
         self._save(now)
+        self._practice(None, None)
+        if isinstance(self.bot_executor, ThreadPoolExecutor):
+            self.bot_executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- the computer ------------------------------------------------------------------------
+
+    def _practice(self, level: int | None, session: GameSession | None) -> None:
+        """The computer for ``session`` at ``level`` (None: two people; the last one's questions are dropped)."""
+        if self.computer is not None:
+            self.computer.cancel()
+        self.computer = None
+        if level is None or session is None:
+            return
+        if self.bot_executor is None:
+            self.bot_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+        self.computer = ComputerPlayer(level, self.clock.now, self.bot_executor, random.Random(self.rng.getrandbits(64)),
+                                       samples=self.bot_samples)
+
+    def _computer_turn(self, now: int) -> None:
+        """The computer asks or plays when its turn has come; a hint that came in is shown."""
+        c, s = self.computer, self.session
+        if c is None or s is None:
+            return
+        c.update(s.match, now, lambda action, at: s.command(action, self.arrival(at)))
+        hint = c.take_news()
+        if hint is not None:
+            show_hint(s, hint, c.person, now)
 
     def _idle_return(self, now: int) -> None:
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
@@ -458,6 +518,10 @@ class Controller:
                 if delay <= 0 and m.bank_ns(running, now) < LOW_BANK_NS:
                     due.append(now + BLINK_SLEEP_NS)
             due.extend(message.until_ns for message in s.live_messages(now))
+        if self.computer is not None and s is not None:
+            thought = self.computer.due_ns(s.match, now)
+            if thought is not None:
+                due.append(thought)
         due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
         until = self.ui.owner.locked_until_ns
         if self.ui.owner.keypad is not None and until is not None and until > now:

@@ -369,3 +369,25 @@ class KeyboardLayout(Intent):
     """The keyboard's layout key: type in ``layout`` ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``)."""
 
     layout: str
+
+
+# -- practice against the computer (kiosk.table.computer) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPractice(Intent):
+    """Home's "Play the computer": the choice of level (and language)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayComputer(Intent):
+    """A practice match against the computer at ``level`` (1 Beginner to 4 Expert); the person plays seat 0."""
+
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Intent):
+    """``player`` asks what the computer's strongest level would play (practice matches only)."""
+
+    player: int

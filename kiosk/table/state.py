@@ -24,6 +24,8 @@ class Screen(StrEnum):
     LEADERBOARD = "leaderboard"
     HISTORY = "history"
     REPLAY = "replay"
+    PRACTICE = "practice"
+    """The choice of the computer's level (and the person's language) for a practice match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,8 @@ class Records:
     replay_players: tuple[int | None, int | None] = (None, None)
     names: dict[int, str] = field(default_factory=dict)
     """Player ids to names, for the replay's heading."""
+    computer_levels: dict[int, int] = field(default_factory=dict)
+    """The history's practice matches: match id to the computer's level."""
     layout: str = "latin"
     """The keyboard's layout ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``): the player's own when it opens."""
 

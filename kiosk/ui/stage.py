@@ -33,6 +33,7 @@ from kiosk.ui.scenes.leaderboard import Leaderboard
 from kiosk.ui.scenes.match_over import MatchOver
 from kiosk.ui.scenes.picker import Picker
 from kiosk.ui.scenes.play import Play
+from kiosk.ui.scenes.practice import Practice
 from kiosk.ui.scenes.ready import Ready
 from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
@@ -58,6 +59,7 @@ class Stage:
         self.stop_confirm = StopConfirm(context)
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
+            Screen.PRACTICE: Practice(context),
         }
         self.tables: dict[TableScreen, TableScene] = {
             TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),

@@ -1,11 +1,12 @@
-"""The home screen: New match, the leaderboard (with a journal), Rules, Settings, the four languages."""
+"""The home screen: New match, Play the computer, the leaderboard (with a journal), Rules, Settings, the
+four languages."""
 
 from __future__ import annotations
 
 import pygame
 
 from kiosk.i18n import LANGUAGES, NATIVE_NAMES
-from kiosk.table.intents import HostLanguage, Intent, NewMatch, OpenHelp, OpenLeaderboard, OpenSettings
+from kiosk.table.intents import HostLanguage, Intent, NewMatch, OpenHelp, OpenLeaderboard, OpenPractice, OpenSettings
 from kiosk.ui import theme
 from kiosk.ui.scenes.banner import banner_rect, warning_lines
 from kiosk.ui.scenes.base import Scene
@@ -15,7 +16,7 @@ from kiosk.ui.widgets import Hotspot, draw_button, text
 class Home(Scene):
     """The title, the main buttons, the host language; the key legend and the panel's state below."""
 
-    offers = (NewMatch, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage)
+    offers = (NewMatch, OpenPractice, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         context = self.context
@@ -30,11 +31,11 @@ class Home(Scene):
         sub = pygame.Rect(int(w * 0.06), title.bottom, int(w * 0.88), int(h * 0.07))
         text(surface, t._("A Fives domino duel with an opening auction and a match clock"), sub, int(h * 0.05),
              theme.TEXT_DIM)
-        bw, bh = int(w * 0.36), max(44, int(h * 0.1))
+        bw, bh = int(w * 0.6), max(48, int(h * 0.1))
         y = sub.bottom + int(h * 0.04)
         rows: list[list[tuple[str, Intent, bool]]] = [
-            [(t._("New match"), NewMatch(), True)], [(t._("Rules"), OpenHelp(), False)],
-            [(t._("Settings"), OpenSettings(), False)]]
+            [(t._("New match"), NewMatch(), True), (t._("Play the computer"), OpenPractice(), True)],
+            [(t._("Rules"), OpenHelp(), False)], [(t._("Settings"), OpenSettings(), False)]]
         if ui.records.available:  # named players: Rules and Settings share a row, the leaderboard has one
             rows = [rows[0], [(t._("Leaderboard"), OpenLeaderboard(), False)], rows[1] + rows[2]]
         for row in rows:

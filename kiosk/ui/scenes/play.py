@@ -1,5 +1,6 @@
 """Play: the board, the acting player's hand (tiles that fit lit, a picked-up tile raised), its
-legal points lit on the board; Draw when nothing fits (the panel's button or the boneyard)."""
+legal points lit on the board; Draw when nothing fits (the panel's button or the boneyard). In a
+practice match the hint's point is ringed (its tile is the one picked up)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from collections.abc import Sequence
 import pygame
 
 from engine import Draw, Point
+from engine import Play as PlayAction
 from kiosk.i18n import Translator
 from kiosk.table.intents import DrawTile, OpenHelp, Resign, TapPoint, TapTile
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
+from kiosk.ui.board.geometry import layout_board
 from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot
 
@@ -26,6 +29,14 @@ class Play(TableScene):
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         m = session.match
+        computer = self.context.controller.computer
+        hint = None if computer is None else computer.hint_for(m)
+        if isinstance(hint, PlayAction) and hint.at is not None and session.selected == hint.tile:
+            area = self.board_area()
+            target = layout_board(m.layout, (area.x, area.y, area.width, area.height)).target_for(hint.at)
+            if target is not None:
+                ring = pygame.Rect(target.rect).inflate(8, 8)
+                pygame.draw.rect(surface, theme.ACCENT, ring, width=4, border_radius=8)
         if m.layout.is_empty and m.to_act is not None:
             opener = m.to_act + 1
 

@@ -17,7 +17,8 @@ import pygame
 from engine import Draw, Match, Phase, Point, Tile
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
-from kiosk.table.intents import DrawTile, GoHome, Intent, OpenHelp, TapTile
+from kiosk.table.computer import computer_name
+from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
@@ -114,6 +115,13 @@ class TableScene(Scene):
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
 
+    def handle(self, intent: Intent, now: int) -> bool:
+        """The phase's own intents, and in a practice match the person's Hint (auction and play)."""
+        if isinstance(intent, Hint) and self.context.controller.computer is not None:
+            self.context.controller.handle(intent, now)
+            return True
+        return super().handle(intent, now)
+
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         context = self.context
         session = context.session
@@ -127,7 +135,10 @@ class TableScene(Scene):
         self._sidebar(surface, session, spots)
         m = session.match
         if not m.layout.is_empty and self.board_shown:
-            spots += draw_board_area(surface, self.board_area(), m.layout, self.targets())
+            last = session.last_placement  # the newest tile is outlined (with its score), the computer's too
+            marked = last is not None and last.round == m.round and last.index == len(m.layout.placements) - 1
+            spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
+                                     last_score=last.score if marked and last is not None else None)
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)
@@ -175,7 +186,12 @@ class TableScene(Scene):
         status = local.status
         name_h = status.height // 4
         named = context.ui.records.chosen[player]
-        if m.jockey == player and m.phase is not Phase.PLAY:
+        computer = context.controller.computer
+        if computer is not None and computer.seat == player:
+            name = t(computer_name(computer.level))
+            if m.jockey == player and m.phase is not Phase.PLAY:
+                name = t._("{name} (jockey)", name=name)
+        elif m.jockey == player and m.phase is not Phase.PLAY:
             name = t._("Player {number} (jockey)", number=player + 1) if named is None else \
                 t._("{name} (jockey)", name=named.name)
         else:
@@ -188,7 +204,11 @@ class TableScene(Scene):
         draw_clock_face(panel, clock, m, player, now_ns, t)
 
         self._hand(panel, local.hand, session, player, mine)
-        if not (player in context.ui.confirm_resign and not m.is_over):  # else the confirmation's place
+        if computer is not None and computer.seat == player:  # no buttons: it says when it is thinking
+            if computer.thinking(m):
+                text(panel, t._("Thinking…"), local.actions, max(theme.MIN_READABLE + 4, local.actions.height // 3),
+                     theme.ACCENT, bold=True, role="thinking")
+        elif not (player in context.ui.confirm_resign and not m.is_over):  # else the confirmation's place
             self._actions(panel, local.actions, session, player, t, mine)
 
         if turned:
@@ -201,11 +221,13 @@ class TableScene(Scene):
     def _hand(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int,
               spots: list[Hotspot]) -> None:
         m = session.match
+        computer = self.context.controller.computer
         if m.round == 0:
-            self.draw_hand_area(panel, rect, session, player, spots)
+            if computer is None or computer.seat != player:  # nobody picks a name for the computer
+                self.draw_hand_area(panel, rect, session, player, spots)
             return
         hand = m.hand(player)
-        if not self.hand_visible(session, player):
+        if not self.hand_visible(session, player) or (computer is not None and computer.seat == player):
             draw_hidden_tiles(panel, rect, len(hand))
             return
         playing = m.phase is Phase.PLAY and m.to_act == player
@@ -236,12 +258,21 @@ class TableScene(Scene):
         big = pygame.Rect(rect.x, rect.y, rect.width, rect.height - gap - small_h)
         small = pygame.Rect(rect.x, big.bottom + gap, rect.width, small_h)
 
+        used: list[pygame.Rect] = []
+
         def button(r: pygame.Rect, label: str, intent: Intent, primary: bool = False, enabled: bool = True) -> None:
             draw_button(panel, r, label, primary=primary, enabled=enabled)
+            used.append(r)
             if enabled:
                 spots.append(Hotspot(r, intent))
 
         self.draw_actions(panel, big, small, session, player, t, button)
+        computer = self.context.controller.computer
+        m = session.match
+        if (computer is not None and computer.person == player and big not in used and m.to_act == player
+                and m.phase in (Phase.AUCTION, Phase.PLAY)):  # practice: what level 4 would play
+            pending = computer.hint_pending(m)
+            button(big, t._("Working…") if pending else t._("Hint"), Hint(player), enabled=not pending)
 
     # -- the sidebar, the messages, the cards ----------------------------------------------------
 

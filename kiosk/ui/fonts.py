@@ -138,11 +138,17 @@ def _fc_match(pattern: str) -> str | None:
     return path if path and os.path.exists(path) else None
 
 
-@lru_cache(maxsize=64)
+_opened: dict[str, pygame.freetype.Font] = {}
+
+
 def _ft(path: str) -> pygame.freetype.Font:
+    """``path`` opened by FreeType (kept open; opened again after a ``pygame.quit()``)."""
     if not pygame.freetype.get_init():
         pygame.freetype.init()
-    return pygame.freetype.Font(path, 16)
+        _opened.clear()
+    if path not in _opened:
+        _opened[path] = pygame.freetype.Font(path, 16)
+    return _opened[path]
 
 
 def has_glyphs(path: str | None, chars: str) -> bool:

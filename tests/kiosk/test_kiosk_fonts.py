@@ -175,4 +175,9 @@ def test_korean_shows_real_glyphs_with_every_system_font_hidden() -> None:
         assert drawn["notdef"] not in glyphs, text  # no glyph is the missing-glyph box
         assert len(set(glyphs)) == len(set(text.replace(" ", ""))), text  # different letters, different pixels
         assert drawn["lit"] > 200, text
-    pygame.quit()
+
+
+def test_glyphs_are_still_found_after_pygame_quit() -> None:
+    assert fonts.has_glyphs(str(SHIPPED[2]), "가")
+    pygame.quit()  # closes every FreeType font the lookup had open
+    assert fonts.has_glyphs(str(SHIPPED[2]), "나") and not fonts.has_glyphs(str(SHIPPED[0]), "나")

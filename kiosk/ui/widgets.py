@@ -52,8 +52,8 @@ def _record(value: str, box: tuple[int, int], asked: int, image: pygame.Surface,
     theme.record(theme.Fit(value, box, asked, used, w, h, w <= box[0] and h <= box[1] + 2, kind))
 
 
-CHIP_VALUES: tuple[tuple[int, tuple[int, int, int]], ...] = ((100, (30, 30, 34)), (25, (40, 90, 190)), (5, theme.CHIP))
-"""Chip denominations and colours, largest first (black 100, blue 25, red 5)."""
+CHIP_VALUES: tuple[tuple[int, tuple[int, int, int]], ...] = ((100, (236, 236, 228)), (25, (60, 110, 210)), (5, theme.CHIP))
+"""Chip denominations and colours, largest first (white 100, blue 25, red 5)."""
 
 
 def chip_stacks(balance: int) -> list[tuple[tuple[int, int, int], int]]:
@@ -69,7 +69,7 @@ def chip_stacks(balance: int) -> list[tuple[tuple[int, int, int], int]]:
 
 def draw_chips(surface: pygame.Surface, rect: pygame.Rect, balance: int) -> None:
     """The balance as stacks of chips (100, 25 and 5 points) standing on the bottom of ``rect``."""
-    chip_h = max(5, min(9, (rect.height - 2) // 5))
+    chip_h = max(6, min(10, (rect.height - 2) // 3))
     per_stack = max(1, (rect.height - 2) // chip_h)
     columns = [(colour, min(per_stack, count - i)) for colour, count in chip_stacks(balance)
                for i in range(0, count, per_stack)]
@@ -81,7 +81,7 @@ def draw_chips(surface: pygame.Surface, rect: pygame.Rect, balance: int) -> None
         for c in range(count):
             chip = pygame.Rect(x, rect.bottom - (c + 1) * chip_h - 1, chip_w, chip_h)
             pygame.draw.ellipse(surface, colour, chip)
-            pygame.draw.ellipse(surface, theme.CHIP_EDGE, chip, width=1)
+            pygame.draw.ellipse(surface, (20, 20, 20), chip, width=1)
         x += chip_w + 2
 
 

@@ -9,9 +9,9 @@ from kiosk.ui.widgets import CHIP_VALUES, chip_stacks, draw_chips
 
 
 def test_a_balance_is_shown_in_the_fewest_chips() -> None:
-    black, blue, red = (colour for _, colour in CHIP_VALUES)
-    assert chip_stacks(135) == [(black, 1), (blue, 1), (red, 2)]
-    assert chip_stacks(400) == [(black, 4)]
+    white, blue, red = (colour for _, colour in CHIP_VALUES)
+    assert chip_stacks(135) == [(white, 1), (blue, 1), (red, 2)]
+    assert chip_stacks(400) == [(white, 4)]
     assert chip_stacks(0) == [] and chip_stacks(-5) == []
     assert sum(v * n for (v, _), (_, n) in zip(CHIP_VALUES, chip_stacks(380), strict=True)) == 380
 

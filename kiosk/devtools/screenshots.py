@@ -31,6 +31,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.store.recorder import new_recorded_match
 from kiosk.table import intents as do
+from kiosk.table.computer import InlineExecutor
 from kiosk.table.session import GameSession, match_config
 from kiosk.table.state import OwnerState
 from kiosk.timesource import FakeClock
@@ -63,14 +64,18 @@ DEMO_PLAYERS = ("Anna", "Bogdan", "Chloe", "Dae-jung", "Eko", "Fenna")
 DEMO_MATCHES: tuple[tuple[int, int | None, int | str], ...] = ((0, 1, 1), (1, 2, 2), (0, 2, 3), (3, None, 4), (0, 1, "resign"), (4, 5, 6), (0, 3, 7), (5, 0, 8),
                 (1, 0, 9), (2, 4, 10))
 """(seat 1, seat 2 (None: a guest), seed or "resign") of each demonstration match."""
+DEMO_PRACTICE: tuple[tuple[int, int, int], ...] = ((4, 3, 21), (4, 4, 22), (4, 1, 23))
+"""(player, the computer's level, seed) of each demonstration practice match (Eko's history)."""
 _DEMO: list[Journal] = []
 
 
 def play_recorded(journal: Journal, players: tuple[int | None, int | None], seed: int | str, start_ns: int,
-                  wall: float) -> int:
-    """A whole match between ``players`` by random legal actions (3 s apart), recorded; returns its id."""
+                  wall: float, computer_level: int | None = None) -> int:
+    """A whole match between ``players`` by random legal actions (3 s apart), recorded; returns its id
+    (``computer_level``: a practice match, the computer in seat 2)."""
     config = replace(match_config(KioskConfig().match), balances=(40, 40), handover=False)
-    match, recorder = new_recorded_match(journal, config, players, "screenshots", wall_clock=lambda: wall)
+    match, recorder = new_recorded_match(journal, config, players, "screenshots", wall_clock=lambda: wall,
+                                         computer_level=computer_level)
     rng = random.Random(seed if isinstance(seed, int) else 99)
     now = start_ns
     for turn in range(3000):
@@ -100,6 +105,9 @@ def demo_journal() -> Journal:
         for i, (a, b, seed) in enumerate(DEMO_MATCHES):
             play_recorded(journal, (ids[a], None if b is None else ids[b]), seed, (i + 1) * 10_000 * NS_PER_S,
                           1_717_200_000 + i * 5400)
+        for i, (a, level, seed) in enumerate(DEMO_PRACTICE):
+            play_recorded(journal, (ids[a], None), seed, (i + 20) * 10_000 * NS_PER_S, 1_717_300_000 + i * 5400,
+                          computer_level=level)
         _DEMO.append(journal)
 
         def cleanup() -> None:
@@ -332,6 +340,41 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         app.do(do.StepSetting("match.bank_seconds", 2), clock.now())
         app.do(do.NextChoice("kiosk.language"), clock.now())
 
+    def practice(level: int, stop: Callable[[Match], bool], seed: int) -> GameSession:
+        """A practice match against the computer at ``level``, played by random legal commands until ``stop``."""
+        app.controller.go_home()
+        app.controller.bot_executor = InlineExecutor()
+        app.controller.bot_samples = 16
+        app.do(do.OpenPractice(), clock.now())
+        app.do(do.PlayComputer(level), clock.now())
+        s = app.session
+        assert s is not None
+        play_until(s, clock, stop, seed=seed)
+        return s
+
+    def practice_levels() -> None:
+        app.controller.go_home()
+        app.do(do.OpenPractice(), clock.now())
+
+    def practice_ready() -> None:
+        practice(3, lambda m: True, seed=1)
+
+    def practice_thinking() -> None:  # the computer's turn: "Thinking..." on its side, its tiles face down
+        practice(3, lambda m: m.phase is Phase.PLAY and m.to_act == 1 and len(m.layout) >= 5, seed=6)
+
+    def practice_hint() -> None:  # the person asked for a hint: its tile picked up, its point ringed
+        def choices(m: Match) -> bool:
+            return (m.phase is Phase.PLAY and m.to_act == 0 and len(m.layout) >= 12
+                    and len({a.tile for a in m.legal_actions() if isinstance(a, Play)}) >= 2)
+        practice(4, choices, seed=5)
+        app.do(do.Hint(0), clock.now())
+        app.controller.update(clock.now())
+
+    def practice_history() -> None:  # Eko's matches: two against people, three against the computer
+        leaderboard()
+        eko = next(row.player for row in app.ui.records.board if row.player.name == "Eko")
+        app.do(do.OpenHistory(eko.id), clock.now())
+
     def settings_saved() -> None:
         settings()
         owner()
@@ -352,6 +395,8 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
+        "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,
+        "practice-hint": practice_hint, "practice-history": practice_history,
     }
 
 

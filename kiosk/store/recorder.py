@@ -267,14 +267,16 @@ class MatchRecorder:
 
 
 def new_recorded_match(journal: Journal | None, config: MatchConfig, players: tuple[int | None, int | None],
-                       boot_id: str, *, wall_clock: Callable[[], float] = time.time
+                       boot_id: str, *, wall_clock: Callable[[], float] = time.time, computer_level: int | None = None
                        ) -> tuple[RecordingMatch, MatchRecorder]:
     """A fresh match entered in the journal (when there is one) and its recorder, already watching.
 
-    Raises a ``JournalError`` when the journal refuses the match (``JournalKeeper.begin`` never
+    ``computer_level``: a practice match, the computer at that level in seat 1. Raises a
+    ``JournalError`` when the journal refuses the match (``JournalKeeper.begin`` never
     raises: it keeps the match and enters it when it can).
     """
-    recorder = MatchRecorder(journal, None, boot_id, wall_clock=wall_clock, config=config, players=players)
+    recorder = MatchRecorder(journal, None, boot_id, wall_clock=wall_clock, config=config, players=players,
+                             computer_level=computer_level)
     recorder.flush()
     match = recorder.watch(RecordingMatch(config, boot_id=boot_id))
     return match, recorder

@@ -196,6 +196,7 @@ class PlayerDesk:
         r.player = self.players.get(player_id)
         rows = self.players.history(player_id)
         r.history = [h for h in rows if h.result != "unfinished" or h.entries > 0]
+        r.computer_levels = self.journal.computer_levels([h.match_id for h in r.history])  # practice matches
         r.history_page = 0
         self.ui.screen = Screen.HISTORY
 

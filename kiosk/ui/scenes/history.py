@@ -1,11 +1,13 @@
 """A player's matches, newest first: date, opponent, result, reason, rating change ("+12.4", "–" when
-unrated); 7 a page; a row opens its replay (matches entered but never begun are left out)."""
+unrated); 7 a page; a row opens its replay (matches entered but never begun are left out). A practice
+match names its opponent "Computer (Club)": results per level, never rated."""
 
 from __future__ import annotations
 
 import pygame
 
 from kiosk.store.players import HistoryRow
+from kiosk.table.computer import computer_name
 from kiosk.table.intents import Back, HistoryPage, OpenReplay
 from kiosk.table.players import END_REASONS, HISTORY_ROWS, RESULTS, change_text, date_text
 from kiosk.ui import theme
@@ -38,7 +40,11 @@ class History(Scene):
                  theme.TEXT_DIM)
 
         def cells(row: HistoryRow) -> tuple[list[str], tuple[int, int, int], OpenReplay | None]:
-            opponent = t._("Guest") if row.opponent_id is None else row.opponent
+            level = r.computer_levels.get(row.match_id)
+            if level is not None:
+                opponent = t(computer_name(level))
+            else:
+                opponent = t._("Guest") if row.opponent_id is None else row.opponent
             reason = t.lookup(END_REASONS[row.reason]) if row.reason in END_REASONS else ""
             values = [date_text(row.date_wall), opponent, t.lookup(RESULTS[row.result]), reason,
                       change_text(row.rating_change)]

@@ -227,7 +227,8 @@ class TableScene(Scene):
                 self.draw_hand_area(panel, rect, session, player, spots)
             return
         hand = m.hand(player)
-        if not self.hand_visible(session, player) or (computer is not None and computer.seat == player):
+        mine = computer is not None and computer.person == player  # nobody else at the table: always shown
+        if (not self.hand_visible(session, player) and not mine) or (computer is not None and computer.seat == player):
             draw_hidden_tiles(panel, rect, len(hand))
             return
         playing = m.phase is Phase.PLAY and m.to_act == player

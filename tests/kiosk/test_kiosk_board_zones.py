@@ -13,7 +13,7 @@ from kiosk.devtools.board_bench import end_of_round_boards, percentiles
 from kiosk.table.intents import TapPoint
 from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, Rect, layout_board
 from kiosk.ui.board.table import draw_board_area
-from kiosk.ui.board.zones import tap_zones, zone_at
+from kiosk.ui.board.zones import MIN_SIDE, TapZone, tap_zones, zone_at
 from kiosk.ui.regions import compute_regions
 
 
@@ -51,6 +51,10 @@ def check_zones(geo: BoardGeometry, rng: random.Random) -> None:
         assert sum(overlap_area(r, tr) for r in zone.rects) == tr[2] * tr[3]  # the whole target is in its zone
         assert zone_at(zones, tr[0] + tr[2] // 2, tr[1] + tr[3] // 2) == target.point
         assert overlap_area(zone.core, tr) > 0
+        assert zone.hotspots[0] == zone.core
+        for i, spot in enumerate(zone.hotspots):  # inside the zone, a finger wide (the core whatever its size)
+            assert sum(overlap_area(spot, r) for r in zone.rects) == spot[2] * spot[3], (spot, zone)
+            assert i == 0 or min(spot[2], spot[3]) >= MIN_SIDE
     slack = 1.5 * max(6, min(area[2], area[3]) // 30)  # a cell's diagonal
     for _ in range(200):
         x, y = rng.randrange(area[0], area[0] + area[2]), rng.randrange(area[1], area[1] + area[3])
@@ -79,17 +83,33 @@ def test_a_lone_opening_splits_the_board_between_its_two_ends() -> None:
         assert min(zone.core[2], zone.core[3]) >= h - 2  # each core is nearly the board's height
 
 
+def covered_share(zone: TapZone) -> float:
+    """How much of the zone its hotspots cover (sampled every 8 px)."""
+    inside = hit = 0
+    for x0, y0, w, h in zone.rects:
+        for x in range(x0, x0 + w, 8):
+            for y in range(y0, y0 + h, 8):
+                inside += 1
+                hit += any(sx <= x < sx + sw and sy <= y < sy + sh for sx, sy, sw, sh in zone.hotspots)
+    return hit / inside
+
+
 @pytest.mark.slow
 def test_tap_zone_cores_are_a_finger_wide_on_an_800x480_screen() -> None:
-    """Over 300 end-of-round boards: 95 % of the open points' cores are at least 48 px on their short side."""
+    """Over 300 end-of-round boards: 95 % of the open points' cores are at least 48 px on their short
+    side, and the hotspots cover most of each zone."""
     rng = random.Random(5)
     shorts = []
+    shares = []
     for layout in end_of_round_boards(300, 2):
         geo = layout_board(layout, board_area())
         check_zones(geo, rng)
         shorts += [min(z.core[2], z.core[3]) for z in tap_zones(geo)]
+        shares += [covered_share(z) for z in tap_zones(geo)]
     p5, median, _ = percentiles(shorts)
     assert p5 >= 48 and median >= 80, (p5, median)
+    share5, share, _ = percentiles(shares)
+    assert share5 >= 0.75 and share >= 0.9, (share5, share)
 
 
 def test_draw_board_area_leaves_hotspots_only_for_the_lit_points_covering_their_zones() -> None:
@@ -102,7 +122,7 @@ def test_draw_board_area_leaves_hotspots_only_for_the_lit_points_covering_their_
     geo = layout_board(layout, tuple(area))
     zones = {z.point: z for z in tap_zones(geo)}
     assert spots and all(isinstance(s.rect, pygame.Rect) and s.intent == TapPoint(lit[0]) for s in spots)
-    assert sum(s.rect.w * s.rect.h for s in spots) == sum(r[2] * r[3] for r in zones[lit[0]].rects)
+    assert [tuple(s.rect) for s in spots] == list(zones[lit[0]].hotspots)
 
     def hit(x: int, y: int) -> Point | None:
         spot = next((s for s in reversed(spots) if s.rect.collidepoint(x, y)), None)

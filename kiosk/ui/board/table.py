@@ -20,7 +20,8 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     """Draw the layout inside ``area`` with ``targets`` highlighted; returns the targets' hotspots.
 
     The board is split among all open points, each taking the part nearest to it
-    (``kiosk.ui.board.zones``); each highlighted point gets a hotspot per rectangle of its part.
+    (``kiosk.ui.board.zones``); each highlighted point gets hotspots covering its part with
+    rectangles a finger can hit (``TapZone.hotspots``).
     ``last_score`` marks the layout's last placement: None no mark, 0 an outline, more than 0
     the outline and a "+points" badge (``kiosk.ui.board.render.draw_last_placement``).
     """
@@ -31,7 +32,7 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
         Hotspot(pygame.Rect(rect), TapPoint(zone.point))
         for zone in tap_zones(geometry)
         if zone.point in wanted
-        for rect in zone.rects
+        for rect in zone.hotspots
     ]
 
 

@@ -6,6 +6,11 @@ cells of a few pixels (plus every target edge, so targets are exact), each cell 
 nearest its centre, and the cells are merged back into rectangles. A zone is then one or more
 disjoint rectangles: ``TapZone.rects``, the first of which (``core``) is the largest rectangle grown
 from the target's joining half square, the size a finger can count on.
+
+Hotspots want rectangles a finger can hit, not the thin steps along a slanting border between
+two zones: ``TapZone.hotspots`` covers the zone with rectangles at least ``MIN_SIDE`` px on their
+short side (they may overlap each other, never another zone), plus the core whatever its size.
+Only the parts of a zone thinner than that are left out.
 """
 
 from __future__ import annotations
@@ -13,13 +18,15 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
+from itertools import groupby, pairwise
 
 from engine import Point
 from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, Rect
 
 CELLS_ACROSS = 30
 """The board's short side is cut into about this many cells (at least 6 px each)."""
+MIN_SIDE = 48
+"""The short side of a hotspot rectangle other than the core, in pixels (a fingertip)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +36,9 @@ class TapZone:
     point: Point
     rects: tuple[Rect, ...]
     """Disjoint rectangles covering the zone; ``rects[0]`` is the core."""
+    hotspots: tuple[Rect, ...]
+    """Rectangles inside the zone for taps: the core, then rectangles at least ``MIN_SIDE`` px
+    on their short side that cover the rest of the zone wherever it is that wide (they may overlap)."""
 
     @property
     def core(self) -> Rect:
@@ -54,10 +64,13 @@ def tap_zones(geometry: BoardGeometry) -> tuple[TapZone, ...]:
     xs, ys = _cuts(geometry.area, targets)
     owner = _owners(targets, xs, ys)
     zones = []
+    bounds = _bounds(owner, len(targets))
     for k, target in enumerate(targets):
-        core = _grow(owner, k, _cell_span(xs, ys, _join_square(target)))
-        rects = [_span_rect(xs, ys, core), *_merge(owner, k, xs, ys, core)]
-        zones.append(TapZone(target.point, tuple(rects)))
+        runs = _runs(owner, k, bounds[k])
+        core = _grow(runs, xs, ys, _cell_span(xs, ys, _join_square(target)))
+        rects = [_span_rect(xs, ys, core), *_merge(owner, k, xs, ys, core, bounds[k])]
+        spots = [_span_rect(xs, ys, s) for s in _finger_spans(owner, k, runs, xs, ys, core, bounds[k])]
+        zones.append(TapZone(target.point, tuple(rects), tuple(spots)))
     return tuple(zones)
 
 
@@ -133,53 +146,113 @@ def _span_rect(xs: list[int], ys: list[int], span: Span) -> Rect:
     return (xs[c0], ys[r0], xs[c1] - xs[c0], ys[r1] - ys[r0])
 
 
-def _grow(owner: list[list[int]], k: int, span: Span) -> Span:
-    """Grow ``span`` one row or column at a time while every new cell belongs to ``k``.
+Runs = tuple[list[list[int]], list[list[int]]]
+"""For one zone, per cell: how many of its cells run rightwards from there, and downwards."""
+
+
+def _runs(owner: list[list[int]], k: int, bounds: Span) -> Runs:
+    """The zone ``k``'s runs of cells to the right and downwards from every cell (0 outside it)."""
+    rows, cols = len(owner), len(owner[0])
+    right = [[0] * (cols + 1) for _ in range(rows)]
+    down = [[0] * cols for _ in range(rows + 1)]
+    b0, top, b1, bottom = bounds
+    for r in range(bottom - 1, top - 1, -1):
+        row, here, below = owner[r], right[r], down[r + 1]
+        mine = down[r]
+        for c in range(b1 - 1, b0 - 1, -1):
+            if row[c] == k:
+                here[c] = here[c + 1] + 1
+                mine[c] = below[c] + 1
+    return right, down
+
+
+def _grow(runs: Runs, xs: list[int], ys: list[int], span: Span) -> Span:
+    """Grow ``span`` one row or column at a time while every new cell is in the zone of ``runs``.
 
     The shorter side grows first, so the result is as square as the zone allows.
     """
-    rows, cols = len(owner), len(owner[0])
+    right, down = runs
+    rows, cols = len(right), len(down[0])
     c0, r0, c1, r1 = span
     while True:
-        tall = r1 - r0 >= c1 - c0
-        moves = ((-1, 0), (1, 0), (0, -1), (0, 1)) if tall else ((0, -1), (0, 1), (-1, 0), (1, 0))
-        for dc, dr in moves:
-            if dc < 0 and c0 > 0 and all(owner[r][c0 - 1] == k for r in range(r0, r1)):
-                c0 -= 1
-            elif dc > 0 and c1 < cols and all(owner[r][c1] == k for r in range(r0, r1)):
-                c1 += 1
-            elif dr < 0 and r0 > 0 and all(v == k for v in owner[r0 - 1][c0:c1]):
-                r0 -= 1
-            elif dr > 0 and r1 < rows and all(v == k for v in owner[r1][c0:c1]):
-                r1 += 1
-            else:
-                continue
-            break
+        tall = ys[r1] - ys[r0] >= xs[c1] - xs[c0]
+        if tall and c0 > 0 and down[r0][c0 - 1] >= r1 - r0:
+            c0 -= 1
+        elif tall and c1 < cols and down[r0][c1] >= r1 - r0:
+            c1 += 1
+        elif r0 > 0 and right[r0 - 1][c0] >= c1 - c0:
+            r0 -= 1
+        elif r1 < rows and right[r1][c0] >= c1 - c0:
+            r1 += 1
+        elif c0 > 0 and down[r0][c0 - 1] >= r1 - r0:
+            c0 -= 1
+        elif c1 < cols and down[r0][c1] >= r1 - r0:
+            c1 += 1
         else:
             return c0, r0, c1, r1
 
 
-def _merge(owner: list[list[int]], k: int, xs: list[int], ys: list[int], core: Span) -> list[Rect]:
+def _bounds(owner: list[list[int]], count: int) -> list[Span]:
+    """Each zone's bounding span of cells (zones are never empty: each holds its target)."""
+    spans = [[len(owner[0]), len(owner), 0, 0] for _ in range(count)]
+    for r, row in enumerate(owner):
+        for k in set(row):
+            span = spans[k]
+            first, last = row.index(k), len(row) - row[::-1].index(k)
+            span[0], span[1] = min(span[0], first), min(span[1], r)
+            span[2], span[3] = max(span[2], last), r + 1
+    return [(a, b, c, d) for a, b, c, d in spans]
+
+
+def _finger_spans(owner: list[list[int]], k: int, runs: Runs, xs: list[int], ys: list[int], core: Span,
+                  bounds: Span) -> list[Span]:
+    """The core, then rectangles of zone ``k`` at least ``MIN_SIDE`` px a side grown from each cell
+    not yet seen (in reading order). A rectangle that comes out thinner is dropped, and its cells
+    are not tried again as seeds (they are covered only if a wide rectangle reaches them)."""
+    spans = [core]
+    seen = [[False] * len(row) for row in owner]
+    _cover(seen, core)
+    b0, top, b1, bottom = bounds
+    for r in range(top, bottom):
+        row, done = owner[r], seen[r]
+        for c in range(b0, b1):
+            if row[c] != k or done[c]:
+                continue
+            span = _grow(runs, xs, ys, (c, r, c + 1, r + 1))
+            c0, r0, c1, r1 = span
+            if min(xs[c1] - xs[c0], ys[r1] - ys[r0]) >= MIN_SIDE:
+                spans.append(span)
+            _cover(seen, span)
+    return spans
+
+
+def _cover(covered: list[list[bool]], span: Span) -> None:
+    c0, r0, c1, r1 = span
+    for r in range(r0, r1):
+        covered[r][c0:c1] = [True] * (c1 - c0)
+
+
+def _merge(owner: list[list[int]], k: int, xs: list[int], ys: list[int], core: Span, bounds: Span) -> list[Rect]:
     """The cells of zone ``k`` outside ``core`` as few rectangles: runs along each row, stacked
     where consecutive rows have the same run."""
     c0, r0, c1, r1 = core
+    b0, top, b1, bottom = bounds
     open_runs: dict[tuple[int, int], int] = {}
-    done: list[tuple[int, int, int, int]] = []
-    for r, row in enumerate(owner):
+    done: list[Span] = []
+    for r in range(top, bottom):
+        mask = [v == k for v in owner[r][b0:b1]]
+        if r0 <= r < r1:
+            mask[c0 - b0:c1 - b0] = [False] * (c1 - c0)
         runs: list[tuple[int, int]] = []
-        c = 0
-        while c < len(row):
-            if row[c] == k and not (r0 <= r < r1 and c0 <= c < c1):
-                start = c
-                while c < len(row) and row[c] == k and not (r0 <= r < r1 and c0 <= c < c1):
-                    c += 1
-                runs.append((start, c))
-            else:
-                c += 1
-        for run in list(open_runs):
-            if run not in runs:
-                done.append((run[0], open_runs.pop(run), run[1], r))
+        c = b0
+        for inside, group in groupby(mask):
+            n = len(list(group))
+            if inside:
+                runs.append((c, c + n))
+            c += n
+        for run in [run for run in open_runs if run not in runs]:
+            done.append((run[0], open_runs.pop(run), run[1], r))
         for run in runs:
             open_runs.setdefault(run, r)
-    done += [(a, top, b, len(owner)) for (a, b), top in open_runs.items()]
+    done += [(a, start, b, bottom) for (a, b), start in open_runs.items()]
     return [_span_rect(xs, ys, s) for s in done]

@@ -383,3 +383,28 @@ def test_the_fast_play_out_makes_the_same_moves_as_level_2_through_apply() -> No
             assert a[key] == b[key], key
         compared += 1
     assert compared > 200
+
+
+def test_a_hand_over_view_reveals_and_the_history_survives_a_snapshot() -> None:
+    rng = random.Random(14)
+    match = Match(MatchConfig(handover=True))
+    match.apply(Start(None, shuffle_deal(rng)), 0)
+    now = 0
+    while len(match.round_history()) < 6 and match.to_act is not None:
+        now += NS_PER_MS
+        seat = match.to_act
+        view = PlayerView.of(match, seat, now)
+        action = choose(view, 3, rng)
+        if match.phase is Phase.HANDOVER:
+            assert type(action).__name__ == "Reveal" and view.legal == (action,)
+            assert PlayerView.of(match, 1 - seat, now).legal == ()
+        match.apply(action, now)
+    data = match.to_dict()
+    assert Match.from_dict(data).round_history() == match.round_history() != ()
+    assert Match.from_dict(data).ranked_round is True
+    old = {k: v for k, v in data.items() if k not in ("history", "ranked")}
+    assert Match.from_dict(old).round_history() == (), "a snapshot from before the history still loads"
+    view = PlayerView.of(match, 0, now)
+    assert hash(view) == hash(PlayerView.of(match, 0, now))
+    with pytest.raises(AttributeError):
+        view.round = 3  # type: ignore[misc]

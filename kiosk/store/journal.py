@@ -268,17 +268,21 @@ class Journal:
     def _finish(self, record: MatchRecord, outcome: Outcome, wall_s: float | None) -> None:
         wall = self._wall(wall_s)
         with self.database.transaction() as conn:  # part of the caller's transaction
+            practice = conn.execute("SELECT computer_level IS NOT NULL FROM matches WHERE id = ?",
+                                    (record.id,)).fetchone()[0]
             conn.execute(
                 "UPDATE matches SET finished = 1, ended_wall = ?, winner = ?, reason = ?, rated = ?, detail = ? "
                 "WHERE id = ?",
-                (wall, outcome.winner, outcome.reason.value, int(outcome.rated), outcome.detail, record.id),
+                (wall, outcome.winner, outcome.reason.value, int(outcome.rated and not practice), outcome.detail,
+                 record.id),
             )
             conn.execute(
                 "UPDATE entries SET snapshot = NULL WHERE match_id = ? AND seq < "
                 "(SELECT MAX(seq) FROM entries WHERE match_id = ?)",
                 (record.id, record.id),
             )
-            rate_finished(conn, record.id, record.players, outcome)
+            if not practice:  # a practice match is never rated against people
+                rate_finished(conn, record.id, record.players, outcome)
 
     def commands(self, match_id: int) -> list[StoredEntry]:
         """Every row of the match in order, each with ``intact`` telling whether it verified."""

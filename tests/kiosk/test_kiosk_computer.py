@@ -1,0 +1,386 @@
+"""Playing the computer through the real app (real pygame surfaces, real SQLite journal, a fake clock):
+whole matches at each level, the natural minimum before each move, answers for a match that moved on
+dropped, a worker thread that never holds up the frame, no hand-over, the computer's tiles never
+drawn, the hint, the journal (level kept, never rated, resumed with the computer at its level)."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+import pytest
+from kiosk_support import draw_recorded, spot_for, tap
+
+import engine.bots
+import kiosk.ui.scenes.table as table_scene
+from engine import NS_PER_S, Accept, Decline, Match, Phase, Play, PlayerView, Tile
+from kiosk.app import App
+from kiosk.config import KioskConfig
+from kiosk.store.journal import Journal
+from kiosk.store.players import Players
+from kiosk.table import intents as do
+from kiosk.table.computer import MIN_MOVE_NS, InlineExecutor
+from kiosk.table.state import Screen
+from kiosk.timesource import FakeClock
+from kiosk.ui.scenes.handover import Handover
+
+S = NS_PER_S
+
+
+class QueuedExecutor(Executor):
+    """Holds each job until the test runs it (the worker thread's answer arriving later)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.jobs.append((future, lambda: fn(*args, **kwargs)))
+        return future
+
+    def run_all(self) -> None:
+        for future, job in self.jobs:
+            if not future.cancelled():
+                future.set_result(job())
+        self.jobs.clear()
+
+
+def make_app(journal: Journal | None = None, *, executor: Executor | None = None, boot_id: str = "boot-1",
+             clock: FakeClock | None = None, config: KioskConfig | None = None) -> tuple[App, FakeClock]:
+    clock = clock or FakeClock(10 * S)
+    config = config or KioskConfig()  # the kiosk's default: hand-overs on (practice matches have none)
+    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), journal=journal,
+              boot_id=boot_id, simulator=True)
+    app.controller.bot_executor = executor or InlineExecutor()
+    app.controller.bot_samples = 12  # level 4: a fixed amount of work (the fake clock never moves by itself)
+    return app, clock
+
+
+def frame(app: App, clock: FakeClock, seconds: float = 0.05) -> None:
+    clock.advance(seconds)
+    app.step(wait=False)
+
+
+def start_practice(app: App, clock: FakeClock, level: int) -> None:
+    frame(app, clock)
+    tap(app, do.OpenPractice())
+    assert app.ui.screen == Screen.PRACTICE
+    tap(app, do.PlayComputer(level))
+    assert app.session is not None and app.controller.computer is not None
+    assert app.controller.computer.level == level and app.controller.computer.seat == 1
+
+
+def person_turn(app: App, clock: FakeClock) -> None:
+    """The person (seat 0) acts by tapping: Start/Continue, decline or accept in the auction, the first
+    tile that fits, else Draw."""
+    m = app.session.match
+    clock.advance(0.3)
+    if m.phase is Phase.READY:
+        tap(app, do.Start(0))
+        return
+    legal = m.legal_actions()
+    if m.phase is Phase.AUCTION:
+        tap(app, do.Decline(0) if Decline(0) in legal else do.Accept(0))
+        return
+    play = next((a for a in legal if isinstance(a, Play)), None)
+    if play is None:
+        tap(app, do.DrawTile)
+        return
+    tap(app, do.TapTile(0, play.tile))
+    if app.session.selected == play.tile and play.at is not None:
+        tap(app, do.TapPoint(play.at))
+
+
+@pytest.fixture
+def drawn_hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, ...]]]:
+    """Every hand the table draws face up, in order (the real drawing still happens)."""
+    drawn: list[tuple[Tile, ...]] = []
+    real = table_scene.draw_hand
+
+    def spy(surface: pygame.Surface, area: pygame.Rect, hand: Sequence[Tile], *args: Any) -> Any:
+        drawn.append(tuple(hand))
+        return real(surface, area, hand, *args)
+
+    monkeypatch.setattr(table_scene, "draw_hand", spy)
+    yield drawn
+
+
+def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], limit: int = 4000) -> None:
+    """Play to the end: the person taps, the computer answers; after each frame, what was drawn is checked."""
+    s = app.session
+    for _ in range(limit):
+        if s.match.is_over:
+            return
+        m = s.match
+        assert m.phase is not Phase.HANDOVER
+        assert not any(isinstance(scene, Handover) for scene in app.stage.stack())
+        drawn.clear()
+        if m.to_act == 1:
+            frame(app, clock, 0.25)
+        else:
+            person_turn(app, clock)
+        hidden = set(s.match.hand(1))
+        assert all(not hidden & set(hand) for hand in drawn), "the computer's tiles were drawn face up"
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("level", [1, *(pytest.param(level, marks=pytest.mark.slow) for level in (2, 3, 4))])
+def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(
+        level: int, tmp_path: Path, drawn_hands: list[tuple[Tile, ...]]) -> None:
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    app, clock = make_app(journal)
+    try:
+        start_practice(app, clock, level)
+        play_whole_match(app, clock, drawn_hands)
+        frame(app, clock)
+        computer = app.controller.computer
+        assert computer is not None and computer.moves > 10 and computer.dropped == 0
+        assert not [m for m in app.session.messages if m.kind == "refused" and m.player == 1]
+        outcome = app.session.match.outcome
+        assert outcome is not None and outcome.winner in (0, 1)
+        (record,) = journal.matches()
+        assert record.finished and record.players[1] is None and not record.rated
+        assert journal.computer_levels([record.id]) == {record.id: level}
+        states = list(journal.replay_states(record.id))  # every stored step is legal when played again
+        assert states[-1].match.outcome == outcome
+    finally:
+        app.close()
+        journal.close()
+
+
+def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
+    app, clock = make_app()
+    try:
+        start_practice(app, clock, 2)
+        s = app.session
+        while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
+            if s.match.to_act == 1:
+                frame(app, clock, 0.25)
+            else:
+                person_turn(app, clock)
+        began = s.match.decision_started_ns()
+        assert began is not None
+        moves = app.controller.computer.moves
+        while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
+            frame(app, clock, 0.1)
+            assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
+            assert "Thinking…" in [fit.text for fit in draw_recorded(app, clock)]
+        assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
+        clock.t = began + MIN_MOVE_NS
+        app.step(wait=False)
+        assert app.controller.computer.moves == moves + 1
+        assert s.match.last_command_ns == began + MIN_MOVE_NS  # applied at the frame's time, a second on
+    finally:
+        app.close()
+
+
+def test_an_answer_for_a_match_that_moved_on_is_dropped() -> None:
+    executor = QueuedExecutor()
+    app, clock = make_app(executor=executor)
+    try:
+        start_practice(app, clock, 3)
+        s = app.session
+        while s.match.to_act != 1:
+            person_turn(app, clock)
+        frame(app, clock)
+        assert executor.jobs  # asked, not answered yet
+        tap(app, do.Resign(0))
+        tap(app, do.ConfirmResign(0))  # the person resigned while the computer was thinking
+        executor.run_all()
+        frame(app, clock, 2)
+        m = s.match
+        assert m.is_over and m.outcome is not None and m.outcome.winner == 1
+        assert app.controller.computer.dropped == 1 and app.controller.computer.moves == 0
+    finally:
+        app.close()
+
+
+def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = threading.Event()
+    real = engine.bots.choose
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(30)  # the worker waits for the test, the frames go on
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine.bots, "choose", slow)
+    app, clock = make_app()
+    app.controller.bot_executor = None  # the kiosk's own worker thread
+    try:
+        start_practice(app, clock, 2)
+        s = app.session
+        while s.match.to_act != 1:
+            person_turn(app, clock)
+        for _ in range(30):  # three seconds of frames while the worker is busy
+            frame(app, clock, 0.1)
+        assert s.match.to_act == 1 and app.controller.computer.question is not None
+        gate.set()
+        app.controller.computer.question.future.result(timeout=30)
+        frame(app, clock)
+        assert app.controller.computer.moves == 1
+    finally:
+        gate.set()
+        app.close()
+
+
+def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None:
+    app, clock = make_app()
+    try:
+        start_practice(app, clock, 1)
+        s = app.session
+        for _ in range(400):
+            m = s.match
+            if m.phase is Phase.PLAY and m.to_act == 0 and len({a.tile for a in m.legal_actions()
+                                                                   if isinstance(a, Play)}) >= 2:
+                break
+            if m.to_act == 1:
+                frame(app, clock, 0.25)
+            else:
+                person_turn(app, clock)
+        m = s.match
+        assert m.to_act == 0 and s.selected is None
+        view = PlayerView.of(m, 0, clock.now() + 10_000_000)
+        tap(app, do.Hint(0))
+        hint = app.controller.computer.hint_for(m)
+        assert isinstance(hint, Play) and m.is_legal(hint)
+        assert s.selected == hint.tile  # raised in the hand, its points lit
+        assert any(message.text == f"Hint: play [{hint.tile}]" and message.player == 0 for message in s.messages)
+        assert engine.bots.choose(view, 4, random.Random(1), samples=12) in m.legal_actions()
+        if hint.at is not None:
+            assert spot_for(app, do.TapPoint(hint.at)) is not None
+            tap(app, do.TapPoint(hint.at))
+            assert m.layout.placements[-1].tile == hint.tile
+    finally:
+        app.close()
+
+
+def test_no_hint_in_a_match_between_people() -> None:
+    app, clock = make_app(config=replace(KioskConfig(), match=replace(KioskConfig().match, handover=False)))
+    try:
+        frame(app, clock)
+        tap(app, do.NewMatch())
+        tap(app, do.Start(0))
+        frame(app, clock)
+        assert app.controller.computer is None
+        assert spot_for(app, do.Hint) is None
+        app.do(do.Hint(app.session.match.to_act or 0), clock.now())
+        assert app.session.selected is None and not any("Hint" in m.text for m in app.session.messages)
+    finally:
+        app.close()
+
+
+def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    anna = Players(journal).create("Anna")
+    app, clock = make_app(journal)
+    try:
+        start_practice(app, clock, 3)
+        tap(app, do.OpenPicker(0))
+        tap(app, do.PickPlayer(0, anna.id))
+        assert spot_for(app, do.OpenPicker(1)) is None  # nobody picks a name for the computer
+        tap(app, do.Start(0))
+        frame(app, clock)
+        tap(app, do.Resign(0))
+        tap(app, do.ConfirmResign(0))
+        frame(app, clock)
+        (record,) = journal.matches()
+        assert record.finished and record.players == (anna.id, None) and not record.rated
+        assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
+        tap(app, do.GoHome())
+        app.controller.handle(do.OpenHistory(anna.id), clock.now())
+        texts = [fit.text for fit in draw_recorded(app, clock)]
+        assert "Computer (Club)" in texts and "Loss" in texts
+    finally:
+        app.close()
+        journal.close()
+
+
+def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    app, clock = make_app(journal)
+    start_practice(app, clock, 4)
+    s = app.session
+    while s.match.round < 1 or s.match.to_act != 0 or s.match.phase is not Phase.PLAY:
+        if s.match.to_act == 1:
+            frame(app, clock, 0.25)
+        else:
+            person_turn(app, clock)
+    before = s.match.to_dict()
+    app.close()  # the kiosk stops (the journal holds every command); it comes back in the same boot
+    journal.close()
+    clock.advance(1)
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    again, _ = make_app(journal, clock=clock)
+    try:
+        frame(again, clock)
+        computer = again.controller.computer
+        assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
+        m = again.session.match
+        assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
+        assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
+        for _ in range(200):  # the person plays on; the computer answers
+            if computer.moves:
+                break
+            if m.to_act == 1:
+                frame(again, clock, 0.25)
+            else:
+                person_turn(again, clock)
+        assert computer.moves >= 1
+    finally:
+        again.close()
+        journal.close()
+
+
+def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware.events import Button
+    from hardware.layout import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
+    from kiosk.table.session import match_config
+
+    app, clock = make_app()
+    try:
+        start_practice(app, clock, 2)
+        s = app.session
+        s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
+        frame(app, clock)
+        tap(app, do.Start(0))
+        factory = app.ports.pin_factory
+
+        def press(player: int, button: Button) -> None:
+            clock.advance(0.5)
+            pin = factory.pin(DEFAULT_BUTTON_PINS[player][button])
+            pin.drive_low()
+            pin.drive_high()
+            frame(app, clock, 0.01)
+
+        m = s.match
+        assert m.phase is Phase.AUCTION and m.to_act == 0  # the jockey's opponent bids first
+        frame(app, clock)
+        assert factory.pin(DEFAULT_LED_PINS[0][Button.RAISE]).state  # the person's RAISE is lit
+        assert not any(factory.pin(p).state for p in DEFAULT_LED_PINS[1].values())  # the computer's are dark
+        press(1, Button.RAISE)  # someone at the computer's edge: nothing happens
+        assert m.auction() is not None and m.auction().bid is None and m.to_act == 0
+        press(0, Button.RAISE)  # the person bids 15 with the button
+        auction = m.auction()
+        assert auction is not None and auction.bid == 15 and auction.bidder == 0
+        for _ in range(40):
+            if m.to_act != 1:
+                break
+            frame(app, clock, 0.25)
+        assert m.to_act != 1 or m.phase is not Phase.AUCTION
+        assert app.controller.panel_state(clock.now()).players[1].active == frozenset()
+        if m.phase is Phase.AUCTION and m.to_act == 0:  # the computer raised: the person accepts by button
+            press(0, Button.ACCEPT)
+            assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
+    finally:
+        app.close()

@@ -16,6 +16,10 @@ and the named players (``desk``):
   (or key) long enough asks for the owner PIN, then leaves the kiosk (``owner_screens``: the keypad,
   stopping a match, the settings editor);
 - every change the screen must show bumps ``ui.version`` (or the session's ``version``).
+
+Beside it: ``presses`` (when an input means what the screen shows: stale inputs, repeats),
+``dispatch`` (the player screens' and the match's intents), ``texts`` (the key legend and the
+settings' lines), ``owner_screens`` and ``players`` (the owner's and the named players' screens).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Plays whole matches of uniformly random legal actions with the engine, keeps the final layout of
 each round, lays it out in the board rectangle of the kiosk's screen (``kiosk.ui.regions``) and
 prints the 5th percentile, median and smallest tile long side and tap-zone core short side
-(``kiosk.ui.board.zones``), how much of the board the layout spans, and the time one layout takes.
+(``kiosk.ui.board.zones``), how much of the board the layout spans, and the time one layout and
+its tap zones take (uncached).
 Figures, not tests: docs/board-layout.md quotes them.
 """
 
@@ -53,6 +54,7 @@ class BoardFigures:
     span: tuple[float, float]
     """The width and height of the tiles' and targets' bounding box over the board's."""
     seconds: float
+    zone_seconds: float
 
 
 def measure(layout: Layout, area: Rect) -> tuple[BoardGeometry, BoardFigures]:
@@ -60,7 +62,9 @@ def measure(layout: Layout, area: Rect) -> tuple[BoardGeometry, BoardFigures]:
     start = time.perf_counter()
     geometry = layout_placements(layout.placements, layout.spinner, area)
     seconds = time.perf_counter() - start
-    zones = tap_zones(geometry)
+    start = time.perf_counter()
+    zones = tap_zones.__wrapped__(geometry)
+    zone_seconds = time.perf_counter() - start
     rects = [t.rect for t in geometry.tiles] + [t.rect for t in geometry.targets]
     left = min(r[0] for r in rects)
     top = min(r[1] for r in rects)
@@ -68,7 +72,7 @@ def measure(layout: Layout, area: Rect) -> tuple[BoardGeometry, BoardFigures]:
     bottom = max(r[1] + r[3] for r in rects)
     span = ((right - left) / area[2], (bottom - top) / area[3])
     shorts = tuple(min(z.core[2], z.core[3]) for z in zones)
-    return geometry, BoardFigures(len(layout), geometry.tile_long, shorts, span, seconds)
+    return geometry, BoardFigures(len(layout), geometry.tile_long, shorts, span, seconds, zone_seconds)
 
 
 def percentiles(values: Sequence[float]) -> tuple[float, float, float]:
@@ -88,6 +92,7 @@ def report(figures: list[BoardFigures], label: str) -> list[str]:
     wide = sorted(f.span[0] for f in figures)[len(figures) // 2]
     high = sorted(f.span[1] for f in figures)[len(figures) // 2]
     times = sorted(f.seconds for f in figures)
+    zone_times = sorted(f.zone_seconds for f in figures)
     return [
         f"{label}: {len(figures)} boards",
         f"  tile long side px: p5 {p5:.0f}, median {median:.0f}, min {least:.0f}",
@@ -95,6 +100,7 @@ def report(figures: list[BoardFigures], label: str) -> list[str]:
         f"  layout spans (median) {wide:.0%} of the board's width, {high:.0%} of its height",
         f"  layout time ms: median {times[(len(times) - 1) // 2] * 1000:.1f}, "
         f"p95 {times[int(len(times) * 0.95) - 1 if len(times) >= 20 else -1] * 1000:.1f}, max {times[-1] * 1000:.1f}",
+        f"  tap zones time ms: median {zone_times[(len(zone_times) - 1) // 2] * 1000:.1f}, max {zone_times[-1] * 1000:.1f}",
     ]
 
 

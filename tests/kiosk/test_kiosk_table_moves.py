@@ -242,3 +242,28 @@ def test_quick_bids_plus_25_and_all_i_can_afford() -> None:
     assert s.match.auction().bid == most and s.match.to_act == 0
     c.handle(do.MaxBid(), clock.now())  # the jockey: 15 of credit on their own bid
     assert s.bid_draft == max(a.amount for a in s.match.legal_actions() if isinstance(a, Bid)) == 75
+
+
+def test_the_delay_display_is_explained_once_when_the_first_clock_runs() -> None:
+    c, clock = controller(handover=True)
+    c.new_match()
+    s = c.session
+    assert s is not None
+
+    def explained() -> list[object]:
+        return [x for x in s.messages if x.text == "+10s beside a running clock: free seconds before the bank is used"]
+
+    act(c, clock)  # Start: a hand-over, no clock runs yet
+    assert s.match.phase is Phase.HANDOVER and not explained()
+    act(c, clock)  # the reveal starts the first clock: said then, to both players
+    first = explained()
+    assert s.match.clock_running is not None and len(first) == 1 and first[0].player is None
+    assert first[0].until_ns == s.match.decision_started_ns() + 4 * S
+    for _ in range(12):
+        act(c, clock)
+    assert all(x is first[0] for x in explained())  # never said again
+    c2, _ = controller(handover=False, delay_seconds=0)
+    c2.new_match()
+    act(c2, clock)
+    assert c2.session.match.clock_running is not None
+    assert not [x for x in c2.session.messages if "beside a running clock" in x.text]  # no delay, nothing to explain

@@ -384,3 +384,38 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
             assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
     finally:
         app.close()
+
+
+def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(tmp_path: Path) -> None:
+    from hardware.config import HardwareConfig, SerialConfig
+    from hardware.ptyboard import PtyBoard
+    from kiosk.table.session import match_config
+
+    board = PtyBoard(tmp_path / "panel", name="TESTBOARD")
+    serial = SerialConfig(enabled=True, url=str(tmp_path / "panel"), reconnect_max_s=0.05)
+    app, clock = make_app(config=replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial)))
+    try:
+        board.plug()
+        start_practice(app, clock, 3)
+        s = app.session
+        s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
+        frame(app, clock)
+        tap(app, do.Start(0))
+        frame(app, clock)
+        m = s.match
+        assert m.phase is Phase.AUCTION and m.to_act == 0
+        assert board.wait_for(lambda lines: b"STATE AUCTION" in lines and b"LIT 1 --- 0" in lines
+                              and any(line.startswith(b"LIT 0 -R") for line in lines), 5.0), board.lines
+        board.take_lines()
+        clock.advance(0.5)
+        board.send_line("BTN 1 RAISE")  # the computer's edge of the panel: nothing happens
+        board.send_line("BTN 0 RAISE")  # the person bids 15 on the panel
+        assert app.ports.queue.wait(2, timeout=5.0)  # both presses reached the kiosk's queue
+        frame(app, clock, 0.01)
+        auction = m.auction()
+        assert auction is not None and auction.bid == 15 and auction.bidder == 0 and m.to_act == 1
+        assert board.wait_for(lambda lines: b"TURN 1" in lines and b"LIT 0 --- 0" in lines, 5.0), board.lines
+        assert not [line for line in board.lines if line.startswith(b"LIT 1 ") and line != b"LIT 1 --- 0"]
+    finally:
+        app.close()
+        board.unplug()

@@ -295,8 +295,8 @@ class Controller:
     def _navigate(self, intent: do.Intent) -> bool:
         """Overlays and screens."""
         match intent:
-            case do.OpenHelp():
-                self.ui.open_help()
+            case do.OpenHelp(player):
+                self.ui.open_help(player)
             case do.CloseHelp():
                 self.ui.help_open = False
             case do.NewMatch():

@@ -28,7 +28,10 @@ class Noop(Intent):
 
 @dataclass(frozen=True, slots=True)
 class OpenHelp(Intent):
-    """Open the rules help (at its first page, in the host language)."""
+    """Open the rules help at its first page, facing ``player`` in their language (None: the host's,
+    upright)."""
+
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

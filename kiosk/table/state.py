@@ -142,6 +142,8 @@ class UiState:
     """The serial panel's state ("connected", "handshaking", "disconnected", "incompatible"), or None without one."""
     help_language: str | None = None
     """The help's language when chosen on its tabs (None: the host language)."""
+    help_facing: int | None = None
+    """The player who opened the help (it faces them in table orientation; None: upright)."""
     records: Records = field(default_factory=Records)
     """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
     owner: OwnerState = field(default_factory=OwnerState)
@@ -175,11 +177,12 @@ class UiState:
         self.help_language = normalise(language)
         self.help_page = 0
 
-    def open_help(self) -> None:
-        """The help opens at its first page, in the host language."""
+    def open_help(self, player: int | None = None) -> None:
+        """The help opens at its first page, facing ``player`` in their language (None: the host's)."""
         if not self.help_open:
             self.help_page = 0
-            self.help_language = None
+            self.help_facing = player
+            self.help_language = None if player is None else self.player_languages[player]
         self.help_open = True
 
 

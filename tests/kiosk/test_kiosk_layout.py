@@ -5,13 +5,21 @@ they need from their own edge (the same checks as the shared layout audit)."""
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
+from kiosk_support import tap
 
+from engine import NS_PER_S
+from kiosk.app import App
+from kiosk.config import KioskConfig
 from kiosk.devtools.screenshots import shoot
 from kiosk.i18n import LANGUAGES
+from kiosk.table import intents as do
+from kiosk.timesource import FakeClock
 from kiosk.ui import layout
 
 
@@ -79,3 +87,38 @@ def test_a_text_on_a_turned_panel_is_recorded_where_it_lands_and_facing_player_2
     (record,) = recorder.texts
     assert record.rect == (600, 70, 200, 30) and record.facing == 1 and record.seat == 1
     assert record.bg == (10, 40, 30)
+
+
+def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
+    """Player 2's Rules (top half, table orientation) opens the help turned toward them, in their
+    language; Player 1's opens it upright; a tap on the home screen's Rules faces the half tapped."""
+    config = KioskConfig()
+    config = replace(config, display=replace(config.display, orientation="table"))
+    clock = FakeClock(10 * NS_PER_S)
+    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
+    try:
+        app.step(wait=False)
+        tap(app, do.NewMatch())
+        app.ui.player_languages[1] = "uk"
+        app.step(wait=False)
+        rules = [spot for spot in app.stage.hotspots if isinstance(spot.intent, do.OpenHelp)]
+        assert sorted(spot.intent.player for spot in rules) == [0, 1]
+        top = next(spot for spot in rules if spot.intent.player == 1)
+        assert top.rect.centery < 240
+        tap(app, top.intent)
+        assert app.ui.help_open and app.ui.help_facing == 1 and app.stage.help_pages() > 0
+        recorder = layout.start()
+        try:
+            app.draw(clock.now(), full=True)
+        finally:
+            layout.stop()
+        help_texts = [t for t in recorder.texts if t.role == "help"]
+        assert help_texts and all(t.facing == 1 for t in help_texts)
+        assert all(any("\u0400" <= ch <= "\u04ff" for ch in t.text) for t in help_texts if t.text.strip("0123456789 ()/.,:-"))
+        close = next(spot for spot in app.stage.hotspots if isinstance(spot.intent, do.CloseHelp))
+        assert close.rect.centery > 240  # Close is at Player 2's top-right, which is the screen's bottom-left side
+        tap(app, do.CloseHelp())
+        tap(app, do.OpenHelp(0))
+        assert app.ui.help_facing == 0
+    finally:
+        app.close()

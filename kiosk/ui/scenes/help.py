@@ -10,7 +10,9 @@ from __future__ import annotations
 import pygame
 
 from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
+from kiosk.ui import layout
 from kiosk.ui.help import draw_help, has_figures, help_layout
+from kiosk.ui.regions import to_screen
 from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.widgets import Hotspot
 
@@ -39,4 +41,14 @@ class Help(Scene):
         return has_figures(help_layout(self.rect, self.language, self.context.size[1]), self.context.ui.help_page)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
-        return draw_help(surface, self.rect, self.language, self.context.ui.help_page, self.context.size[1])
+        facing = self.context.ui.help_facing
+        if not self.context.facing(facing):
+            return draw_help(surface, self.rect, self.language, self.context.ui.help_page, self.context.size[1])
+        # turned toward Player 2: drawn upright on its own surface, then turned onto the screen
+        local = surface.subsurface(self.rect).copy()
+        local = pygame.transform.rotate(local, 180)  # what lies beneath, as Player 2 sees it
+        layout.frame(local, self.rect, True)
+        box = local.get_rect()
+        spots = draw_help(local, box, self.language, self.context.ui.help_page, self.context.size[1])
+        surface.blit(pygame.transform.rotate(local, 180), self.rect)
+        return [Hotspot(to_screen(spot.rect, self.rect, True), spot.intent) for spot in spots]

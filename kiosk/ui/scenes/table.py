@@ -365,7 +365,7 @@ class TableScene(Scene):
                      theme.TEXT_DIM)
             rules = pygame.Rect(0, h - button_h, w, button_h)
             draw_button(local, rules, t._("Rules"))
-            mine.append(Hotspot(rules, OpenHelp()))
+            mine.append(Hotspot(rules, OpenHelp(seat)))  # the help faces whoever opened it
             if self.sidebar_home():
                 home = pygame.Rect(0, rules.y - 4 - button_h, w, button_h)
                 draw_button(local, home, t._("Home"))

@@ -58,7 +58,13 @@ class BoardFigures:
 
 
 def measure(layout: Layout, area: Rect) -> tuple[BoardGeometry, BoardFigures]:
-    """Lay ``layout`` out (uncached) in ``area`` and measure it."""
+    """Lay ``layout`` out in ``area`` and measure it.
+
+    The time is that of the last placement's step, as in play: the board before it is laid out
+    first (each board grows from the one before, ``kiosk.ui.board.geometry``).
+    """
+    before = layout.placements[:-1]
+    layout_placements(before, next((p.tile for p in before if p.tile.is_double), None), area)
     start = time.perf_counter()
     geometry = layout_placements(layout.placements, layout.spinner, area)
     seconds = time.perf_counter() - start

@@ -130,12 +130,32 @@ def _layout_cached(placements: tuple[Placement, ...], spinner: Tile | None, area
 def layout_placements(
     placements: tuple[Placement, ...], spinner: Tile | None, area: Rect
 ) -> BoardGeometry:
-    """``layout_board`` for plain placements, uncached.
+    """``layout_board`` for plain placements (the pixels are worked out anew; the layouts in
+    units are cached)."""
+    return _to_pixels(area, _layout_units(placements, spinner, area))
+
+
+def _first_double(placements: tuple[Placement, ...]) -> Tile | None:
+    """The spinner of a round that has had ``placements``."""
+    return next((p.tile for p in placements if p.tile.is_double), None)
+
+
+@lru_cache(maxsize=128)
+def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area: Rect) -> Attempt:
+    """The layout of ``placements`` in units: the board before the last placement, kept as it was
+    with the new tile added if that fits at the same size, else a new search over sizes.
 
     Tries tile sizes on a geometric ladder (about 5 % apart), starting from an estimate for the
     number of tiles, galloping up or down from it and bisecting to the largest size that fits.
+    The result depends only on the placements (and the area): the board before is itself laid
+    out this way.
     """
     _, _, w, h = area
+    if len(placements) >= 2:
+        before = placements[:-1]
+        kept = _grow_from(_layout_units(before, _first_double(before), area), placements, spinner, w, h)
+        if kept is not None:
+            return kept
     rungs = _ladder(w, h)
     tried: dict[int, Attempt | None] = {}
     left = [_TOTAL_BUDGET]
@@ -150,7 +170,16 @@ def layout_placements(
         raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
     found = tried[best]
     assert found is not None
-    return _to_pixels(area, found)
+    return found
+
+
+def _grow_from(previous: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int,
+               h: int) -> Attempt | None:
+    """``placements`` laid out at ``previous``'s size and opening place, its tiles where they were
+    if possible (a late tile's room may still move a few of them); None if that does not fit."""
+    boxes = [box for _, _, box, *_ in previous.tiles]
+    found, _ = attempt(placements, spinner, Grid(w, h, previous.grid.long_side), previous.origin, _BUDGET[0], boxes)
+    return found
 
 
 def _first_rung(rungs: list[int], area_px: int, count: int) -> int:
@@ -226,7 +255,7 @@ def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w
     ``left`` holds the tries left for the whole search and is updated.
     """
     if not placements:
-        return Attempt(Grid(w, h, long_side), [], [])
+        return Attempt(Grid(w, h, long_side), [], [], (0, 0))
     probe = Grid(w, h, long_side)
     floor = 2 * len(placements)
     for k, origin in enumerate(_origins(placements, spinner, probe.wu, probe.hu)):

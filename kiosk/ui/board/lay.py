@@ -9,6 +9,7 @@ See docs/board-layout.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -53,6 +54,8 @@ class Attempt:
     grid: Grid
     tiles: list[TileBox]
     targets: list[TargetBox]
+    origin: tuple[int, int]
+    """Where the opening tile's centre is, in units."""
 
 
 Plan = tuple[int, Dir | None, Dir | None, Dir | None]
@@ -319,8 +322,10 @@ class _Search:
     choices in between that cannot have helped.
     """
 
-    def __init__(self, placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, budget: int) -> None:
+    def __init__(self, placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, budget: int,
+                 prefer: Sequence[Box]) -> None:
         self.placements = placements
+        self.prefer = prefer
         self.spinner = spinner
         self.grid = grid
         self.tries = budget
@@ -360,7 +365,11 @@ class _Search:
             raise ValueError(f"{at} is not an open end of the layout")
         conflict: set[int] = set()
         ends = self.ends
-        for choice in _choices(grid, end, double, is_spinner, delay):
+        choices = _choices(grid, end, double, is_spinner, delay)
+        if index < len(self.prefer):
+            wanted = self.prefer[index]
+            choices.sort(key=lambda choice: choice[0][0] != wanted)
+        for choice in choices:
             self.tries -= 1
             if self.tries < 0:
                 raise _OutOfTries
@@ -397,18 +406,20 @@ class _Search:
 
 
 def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
-            budget: int) -> tuple[Attempt | None, int]:
+            budget: int, prefer: Sequence[Box] = ()) -> tuple[Attempt | None, int]:
     """Lay out every placement at the grid's tile size, the opening tile centred at ``opening_at``.
 
-    Returns the layout, None if nothing was found within ``budget`` tries (one try: one way to
-    lay one tile), and the tries used.
+    ``prefer`` gives boxes to try first for the first placements (where an earlier layout of
+    the same round put them), so that a board keeps its arrangement as it grows. Returns the
+    layout, None if nothing was found within ``budget`` tries (one try: one way to lay one
+    tile), and the tries used.
     """
     if grid.wu < 6 or grid.hu < 6 or not placements:
         return None, 0
     cx, cy = opening_at
     if not (3 <= cx <= grid.wu - 3 and 3 <= cy <= grid.hu - 3):
         return None, 0
-    search = _Search(placements, spinner, grid, budget)
+    search = _Search(placements, spinner, grid, budget, prefer)
     tile = placements[0].tile
     opening = _place_opening(grid, tile, opening_at, search.ends)
     search.tiles.append((0, tile, *opening, tile == spinner))
@@ -418,4 +429,4 @@ def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid,
     except _OutOfTries:
         return None, budget
     used = budget - search.tries
-    return (None if failed is not None else Attempt(grid, search.tiles, search.targets)), used
+    return (None if failed is not None else Attempt(grid, search.tiles, search.targets, opening_at)), used

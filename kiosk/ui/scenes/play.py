@@ -35,8 +35,8 @@ class Play(TableScene):
             area = self.board_area()
             target = layout_board(m.layout, (area.x, area.y, area.width, area.height)).target_for(hint.at)
             if target is not None:
-                ring = pygame.Rect(target.rect).inflate(8, 8)
-                pygame.draw.rect(surface, theme.ACCENT, ring, width=4, border_radius=8)
+                ring = pygame.Rect(target.rect).inflate(12, 12)  # white, beside the lit points' yellow
+                pygame.draw.rect(surface, theme.TEXT, ring, width=4, border_radius=10)
         if m.layout.is_empty and m.to_act is not None:
             opener = m.to_act + 1
 

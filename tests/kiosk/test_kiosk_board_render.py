@@ -7,6 +7,8 @@ import random
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import itertools
+
 import pygame
 import pytest
 
@@ -219,3 +221,22 @@ def test_the_last_placed_tile_is_outlined_with_its_score(seed: int) -> None:
     assert accent_pixels(scored, badge) > badge.w * badge.h // 3  # the badge is an accent pill
     assert dark_blobs(scored, badge.inflate(-4, -4)) >= 3  # with "+15" written on it
     assert accent_pixels(outlined, badge.inflate(-6, -6)) < accent_pixels(scored, badge.inflate(-6, -6))
+
+
+@pytest.mark.parametrize("count", [1, 7, 12])
+def test_hand_tiles_stand_a_finger_apart_when_the_hand_has_room(count: int) -> None:
+    from engine import ALL_TILES
+    from kiosk.ui.board.table import HAND_PITCH, draw_hand
+
+    area = pygame.Rect(10, 5, 448, 92)  # an 800 x 480 screen's hand
+    surface = pygame.Surface((470, 100))
+    hand = list(ALL_TILES[:count])
+    drawn = draw_hand(surface, area, hand, hand, None, True)
+    assert [t for t, _ in drawn] == hand
+    rects = [r for _, r in drawn]
+    assert all(area.contains(r) for r in rects)
+    pitches = [b.centerx - a.centerx for a, b in itertools.pairwise(rects)]
+    if count * HAND_PITCH <= area.width:
+        assert all(p >= HAND_PITCH for p in pitches)
+    else:
+        assert all(a.right <= b.left for a, b in itertools.pairwise(rects))  # fitted, side by side

@@ -36,6 +36,10 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     ]
 
 
+HAND_PITCH = 48
+"""The distance between neighbouring hand tiles' centres when the hand has room (a finger's width)."""
+
+
 def draw_hand(
     surface: pygame.Surface,
     area: pygame.Rect,
@@ -58,6 +62,8 @@ def draw_hand(
     if len(hand) * (tile_w + gap) > area.width:
         tile_w = max(8, (area.width - gap * (len(hand) - 1)) // len(hand))
         tile_h = 2 * tile_w
+    elif tile_w + gap < HAND_PITCH and len(hand) * HAND_PITCH - (HAND_PITCH - tile_w) <= area.width:
+        gap = HAND_PITCH - tile_w  # tiles a finger apart: each tile's column is a 48 px target
     total = len(hand) * tile_w + (len(hand) - 1) * gap
     x = area.centerx - total // 2
     base_y = area.bottom - tile_h

@@ -6,7 +6,9 @@ open connection point. See docs/board-layout.md for the drawing conventions and 
 
 Internally everything lives on a grid of *units* (``kiosk.ui.board.grid``): a quarter of the
 tile's long side. A tile is 4 x 2 units, so a line's centre and a crosswise double (2 x 4 units,
-centred on the line) both fall on whole units and collisions are exact cell checks.
+centred on the line) both fall on whole units and collisions are exact cell checks. Laying
+the tiles at one size is ``kiosk.ui.board.lay``; this module picks the size and the opening
+tile's place, and converts to pixels.
 """
 
 from __future__ import annotations
@@ -115,9 +117,10 @@ def min_readable_long(area: Rect) -> int:
 
 
 def layout_board(layout: Layout, area: Rect) -> BoardGeometry:
-    """Lay out ``layout`` inside ``area`` (x, y, w, h): the largest tile size that fits.
+    """Lay out ``layout`` inside ``area`` (x, y, w, h), centred, with tiles as large as fit.
 
-    Deterministic; the result for the same placements and area is cached.
+    The board before the last placement is kept as it was when the new tile fits in (see
+    ``_layout_units``). Deterministic; the result for the same placements and area is cached.
     """
     return _layout_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
 

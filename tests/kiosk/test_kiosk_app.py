@@ -192,15 +192,15 @@ def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: 
 def test_admin_exit_needs_a_long_hold_in_the_corner(app_clock: tuple[App, FakeClock]) -> None:
     app, clock = app_clock
     frame(app)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=app.stage.regions.admin_area.center, button=1, touch=False))
     frame(app)
     clock.advance(2)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.stage.regions.admin_area.center, button=1, touch=False))
     frame(app)
     clock.advance(10)
     frame(app)
     assert app.running  # a short touch never exits
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=app.stage.regions.admin_area.center, button=1, touch=False))
     frame(app)
     clock.advance(4.9)
     frame(app)
@@ -232,7 +232,7 @@ def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) ->
     tap(app, do.Start(0))
     s = app.session
     player = s.match.to_act
-    tap(app, do.OpenHelp())
+    tap(app, do.OpenHelp(player))  # the Rules on the acting player's half
     assert app.ui.help_open and s.match.clock_running == player
     before = s.match.bank_ns(player, clock.now())
     pass_time(app, clock, 15)

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any
 
-from engine import NS_PER_S, Accept, Action, Bid, Decline, Draw, Match, Pass, Phase, Play, PlayerView, Reveal, bots
+from engine import NS_PER_S, Accept, Action, Bid, Decline, Draw, Match, Phase, Play, PlayerView, bots
 from kiosk.i18n import N_, T, Text
 from kiosk.table.session import GameSession
 
@@ -236,14 +236,10 @@ def hint_text(action: Action) -> Text:
             return T("Hint: play [{tile}]", tile=tile)
         case Draw():
             return T("Hint: draw a tile")
-        case Pass():
-            return T("Hint: pass")
         case Bid(amount=amount):
             return T("Hint: bid {amount}", amount=amount)
         case Accept():
             return T("Hint: accept the bid")
         case Decline():
             return T("Hint: decline")
-        case Reveal():
-            return T("Hint: reveal your tiles")
-    return T("Hint: {action}", action=str(action))
+    return T("Hint: pass")  # the hint is asked only to bid or play: nothing else comes back

@@ -39,7 +39,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
-from kiosk.table.computer import ComputerPlayer, show_hint
+from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import desk_intent, match_intent
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OwnerDesk
@@ -340,8 +340,8 @@ class Controller:
         if isinstance(intent, do.Start):
             self.enter_match()
         if isinstance(intent, do.Hint):
-            return self.computer is not None and intent.player == self.computer.person and \
-                self.computer.ask_hint(s.match, self.arrival(now))
+            c = self._computer()
+            return c is not None and intent.player == c.person and c.ask_hint(s.match, self.arrival(now))
         return match_intent(s, self.ui, intent, self.arrival(now))
 
     # -- admin exit --------------------------------------------------------------------------
@@ -460,14 +460,21 @@ class Controller:
         self.computer = None
         if level is None or session is None:
             return
-        if self.bot_executor is None:
-            self.bot_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
-        self.computer = ComputerPlayer(level, self.clock.now, self.bot_executor, random.Random(self.rng.getrandbits(64)),
-                                       samples=self.bot_samples)
+        self.computer = ComputerPlayer(level, self.clock.now, InlineExecutor(), random.Random(self.rng.getrandbits(64)))
+
+    def _computer(self) -> ComputerPlayer | None:
+        """The computer, thinking where and as much as ``bot_executor`` and ``bot_samples`` say now (the
+        worker thread is made when first needed)."""
+        c = self.computer
+        if c is not None:
+            if self.bot_executor is None:
+                self.bot_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+            c.executor, c.samples = self.bot_executor, self.bot_samples
+        return c
 
     def _computer_turn(self, now: int) -> None:
         """The computer asks or plays when its turn has come; a hint that came in is shown."""
-        c, s = self.computer, self.session
+        c, s = self._computer(), self.session
         if c is None or s is None:
             return
         c.update(s.match, now, lambda action, at: s.command(action, self.arrival(at)))

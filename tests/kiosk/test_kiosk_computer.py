@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
@@ -296,7 +297,10 @@ def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_
         (record,) = journal.matches()
         assert record.finished and record.players == (anna.id, None) and not record.rated
         assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
+        tap(app, do.Rematch())  # the same opponent again
+        assert app.controller.computer is not None and app.controller.computer.level == 3
         tap(app, do.GoHome())
+        assert app.controller.computer is None
         app.controller.handle(do.OpenHistory(anna.id), clock.now())
         texts = [fit.text for fit in draw_recorded(app, clock)]
         assert "Computer (Club)" in texts and "Loss" in texts
@@ -316,10 +320,14 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
         else:
             person_turn(app, clock)
     before = s.match.to_dict()
-    app.close()  # the kiosk stops (the journal holds every command); it comes back in the same boot
+    killed = tmp_path / "killed"  # the files as a kill would leave them: what is on disk now
+    killed.mkdir()
+    for part in tmp_path.glob("journal.sqlite3*"):
+        shutil.copy(part, killed / part.name)
+    app.close()
     journal.close()
-    clock.advance(1)
-    journal = Journal.open(tmp_path / "journal.sqlite3")
+    clock.advance(1)  # it comes back a second later in the same boot
+    journal = Journal.open(killed / "journal.sqlite3")
     again, _ = make_app(journal, clock=clock)
     try:
         frame(again, clock)

@@ -15,11 +15,12 @@ back the last key: one jamo of a Hangul syllable, or one character.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
 from kiosk.i18n import N_, Translator
-from kiosk.store.players import NAME_MAX, PlayerNameError, Players
+from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players
 from kiosk.table import hangul, layouts
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
 BOARD_ROWS = 6
-HISTORY_ROWS = 6
+HISTORY_ROWS = 5
 
 RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
@@ -308,3 +309,13 @@ def seat_label(t: Translator, records: Records, seat: int) -> str:
     """The name in a seat, or "Guest"."""
     player = records.chosen[seat]
     return t._("Guest") if player is None else player.name
+
+
+def practice_summary(history: Sequence[HistoryRow], levels: Mapping[int, int]) -> list[tuple[int, int, int]]:
+    """A player's results against the computer: (level, wins, losses) for each level played, easiest first."""
+    tally: dict[int, list[int]] = {}
+    for row in history:
+        level = levels.get(row.match_id)
+        if level is not None and row.result in ("win", "loss"):
+            tally.setdefault(level, [0, 0])[0 if row.result == "win" else 1] += 1
+    return [(level, wins, losses) for level, (wins, losses) in sorted(tally.items())]

@@ -304,6 +304,7 @@ def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_
         app.controller.handle(do.OpenHistory(anna.id), clock.now())
         texts = [fit.text for fit in draw_recorded(app, clock)]
         assert "Computer (Club)" in texts and "Loss" in texts
+        assert "Against the computer (wins–losses): Club 0–1" in texts  # the results per level
     finally:
         app.close()
         journal.close()

@@ -288,7 +288,20 @@ def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) ->
     tap(app, do.OpenHistory(made[0].id))
     assert len(app.ui.records.history) == 8  # the last rematch was never begun: not listed
     shown = intents_on_screen(app, do.OpenReplay)
-    assert len(shown) == HISTORY_ROWS == 6  # rows of 48 px at 800 x 480
+    assert len(shown) == HISTORY_ROWS == 5  # rows of 48 px at 800 x 480
     tap(app, do.HistoryPage(1))
-    assert intents_on_screen(app, do.OpenReplay) == [do.OpenReplay(app.ui.records.history[i].match_id) for i in (6, 7)]
+    assert intents_on_screen(app, do.OpenReplay) == [do.OpenReplay(row.match_id) for row in app.ui.records.history[5:]]
     assert "Page 2 of 2" in drawn_texts(app)
+
+
+def test_practice_results_are_summed_per_level_easiest_first() -> None:
+    from kiosk.store.players import HistoryRow
+    from kiosk.table.players import practice_summary
+
+    def row(match_id: int, result: str) -> HistoryRow:
+        return HistoryRow(match_id, 0.0, 0, None, "", result, None, None, False, None, None)
+
+    rows = [row(1, "win"), row(2, "loss"), row(3, "loss"), row(4, "win"), row(5, "aborted"), row(6, "win")]
+    levels = {1: 4, 2: 4, 3: 1, 5: 1, 6: 4}  # match 4 was against a person
+    assert practice_summary(rows, levels) == [(1, 0, 1), (4, 2, 1)]
+    assert practice_summary(rows, {}) == []

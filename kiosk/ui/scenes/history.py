@@ -1,5 +1,5 @@
 """A player's matches, newest first: date, opponent, result, reason, rating change ("+12.4", "–" when
-unrated); 7 a page; a row opens its replay (matches entered but never begun are left out). A practice
+unrated); 5 a page, under a line of the results against the computer per level; a row opens its replay (matches entered but never begun are left out). A practice
 match names its opponent "Computer (Club)": results per level, never rated."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pygame
 
 from kiosk.store.players import HistoryRow
-from kiosk.table.computer import computer_name
+from kiosk.table.computer import computer_name, level_name
 from kiosk.table.intents import Back, HistoryPage, OpenReplay
-from kiosk.table.players import END_REASONS, HISTORY_ROWS, RESULTS, change_text, date_text
+from kiosk.table.players import END_REASONS, HISTORY_ROWS, RESULTS, change_text, date_text, practice_summary
 from kiosk.ui import theme
 from kiosk.ui.scenes.base import Layer, Scene, header
 from kiosk.ui.scenes.lists import HISTORY_COLUMNS, columns, table_rows
@@ -33,6 +33,14 @@ class History(Scene):
         row_h = max(52, int(h * 0.085))
         size = int(row_h * 0.55)
         head = [t._("Date"), t._("Opponent"), t._("Result"), t._("Reason"), t._("Rating")]
+        practice = practice_summary(r.history, r.computer_levels)
+        if practice:  # results against the computer, level by level (never rated)
+            line = pygame.Rect(int(w * 0.03), y, int(w * 0.94), max(24, int(row_h * 0.55)))
+            results = ", ".join(t._("{level} {wins}–{losses}", level=t(level_name(level)), wins=wins, losses=losses)
+                                for level, wins, losses in practice)
+            text(layer.surface, t._("Against the computer (wins–losses): {results}", results=results), line,
+                 line.height - 4, theme.TEXT, align="left")
+            y = line.bottom
         columns(layer, y, int(row_h * 0.8), head, HISTORY_COLUMNS, theme.TEXT_DIM, size)
         y += int(row_h * 0.8)
         if not r.history:

@@ -1,4 +1,4 @@
-"""The leaderboard: rank, name, rating (rounded), rated games, rated wins; 7 a page; a row opens
+"""The leaderboard: rank, name, rating (rounded), rated games, rated wins; 6 a page; a row opens
 that player's history. Read from the journal when it opens (``PlayerDesk.open_leaderboard``)."""
 
 from __future__ import annotations

@@ -35,11 +35,10 @@ readonly MODULES_FILE=/etc/modules-load.d/$APP.conf
 readonly MODULES=(drm cdc_acm usbserial)
 # python3-venv: the venv; python3-lgpio: GPIO (Trixie's Python 3.13 has no lgpio wheel, so
 # the venv sees the Debian package through --system-site-packages, on Bookworm too);
-# fonts for every kiosk language (Latin, Cyrillic, Hangul, CJK); the libraries SDL's
-# KMSDRM video driver loads at run time.
+# the libraries SDL's KMSDRM video driver loads at run time. No fonts: the kiosk ships its
+# own (kiosk/assets/fonts, docs/fonts.md).
 readonly APT_PACKAGES=(
     python3-venv python3-lgpio
-    fonts-noto-core fonts-noto-cjk
     libdrm2 libgbm1 libegl1 libgles2
 )
 

@@ -118,7 +118,7 @@ def test_help_is_complete_in_every_language_and_its_figures_score_as_the_seeds_s
 def test_fonts_cover_every_character_of_every_translation() -> None:
     """Korean and Ukrainian render real glyphs: the chosen font has every character."""
     found = fonts.discover()
-    assert not found.warnings, f"install the fonts: apt-get install fonts-noto-core fonts-noto-cjk ({found.warnings})"
+    assert not found.warnings, f"the shipped fonts (kiosk/assets/fonts) are missing or damaged ({found.warnings})"
     for language in i18n.LANGUAGES:
         for msgid, value in catalogs.iter_translations(language):
             face = fonts.face_for(value)

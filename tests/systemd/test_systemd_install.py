@@ -93,7 +93,7 @@ def test_dry_run_lists_every_action_and_changes_nothing(tmp_path: Path) -> None:
     out = _run("--dry-run", "--root", tmp_path).stdout
     assert list(tmp_path.iterdir()) == []
     for expected in (
-        "skip (--root): apt-get install -y --no-install-recommends python3-venv python3-lgpio fonts-noto-core",
+        "skip (--root): apt-get install -y --no-install-recommends python3-venv python3-lgpio libdrm2",
         "skip (--root): useradd --system",
         "--groups gpio,dialout,video,render,input kiosk",
         "skip (--root): python3 -m venv --system-site-packages",

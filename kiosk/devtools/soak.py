@@ -1,6 +1,7 @@
 """``python -m kiosk.devtools.soak --minutes 30``: the real app, headless, playing match after match.
 
-Random legal play through the kiosk's own inputs: taps posted as pygame mouse events at the
+Computer players (``engine.bots``, levels 1 to 3 at random, a random legal action now and then)
+deciding for both seats, their decisions made through the kiosk's own inputs: taps posted as pygame mouse events at the
 hotspots on screen, buttons on the gpiozero mock pins and on a serial panel over a pty, and random
 touches anywhere; the journal on disk; the real monotonic clock. At the end it prints the matches
 played, the growth of the resident memory after the first match, the exceptions the frame loop
@@ -26,7 +27,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from engine import Accept, Bid, Decline, Draw, Play, Reveal, Start
+from engine import Accept, Bid, Decline, Draw, Phase, Play, PlayerView, Reveal, Start, bots
 from hardware.config import HardwareConfig, SerialConfig
 from hardware.ptyboard import PtyBoard
 from kiosk.app import App
@@ -180,8 +181,11 @@ class Player:
         legal = m.legal_actions()
         if not legal:
             return
-        accepts = [a for a in legal if isinstance(a, Accept)]
-        action = accepts[0] if accepts and rng.random() < 0.6 else rng.choice(legal)  # auctions end, mostly
+        if m.to_act is not None and m.phase in (Phase.AUCTION, Phase.PLAY) and rng.random() < 0.9:
+            action = bots.choose(PlayerView.of(m, m.to_act, app.clock.now()), rng.choice((1, 2, 3)), rng)
+        else:
+            accepts = [a for a in legal if isinstance(a, Accept)]
+            action = accepts[0] if accepts and rng.random() < 0.6 else rng.choice(legal)  # auctions end, mostly
         self.report.decisions += 1
         use_button = rng.random() < 0.3
         match action:

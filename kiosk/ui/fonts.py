@@ -2,7 +2,7 @@
 
 The kiosk ships its own fonts (``kiosk/assets/fonts``, see docs/fonts.md): subsets of Noto Sans
 and Noto Sans CJK KR holding every character of the catalogs, the symbols the screens draw, Latin,
-Cyrillic and the 2,350 common Hangul syllables for names. They are used first, so every language
+Cyrillic and every Hangul syllable (names, and what the Korean keyboard shows while composing). They are used first, so every language
 shows on a machine with no fonts installed.
 
 System fonts are only a fallback, searched when a text has a character the shipped fonts lack (or

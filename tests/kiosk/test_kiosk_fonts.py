@@ -97,6 +97,13 @@ def test_the_hangul_fonts_have_the_2350_ks_x_1001_syllables_and_the_jamo() -> No
         assert missing(path, syllables + jamo) == "", path.name
 
 
+def test_the_hangul_fonts_have_every_syllable_the_keyboard_can_compose() -> None:
+    every = "".join(chr(c) for c in range(0xAC00, 0xD7A4))  # 첤 on the way to 철수, rare name syllables
+    assert len(every) == 11172
+    for path in SHIPPED[2:]:
+        assert missing(path, every) == "", path.name
+
+
 def test_the_latin_fonts_have_ascii_latin_1_extended_a_and_ukrainian_cyrillic() -> None:
     chars = "".join(chr(c) for c in [*range(0x21, 0x7F), *range(0xA1, 0x180), *range(0x400, 0x460), 0x490, 0x491])
     for path in SHIPPED[:2]:

@@ -208,6 +208,11 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         play_late()
         app.do(do.OpenHelp(), clock.now())
 
+    def help_player2() -> None:  # Player 2 opened the rules from their half: turned toward them, in their language
+        play_late()
+        app.ui.player_languages[1] = "ko" if app.ui.language != "ko" else "uk"
+        app.do(do.OpenHelp(1), clock.now())
+
     def help_counting() -> None:  # the page with the first worked layouts, over the play screen
         play_help()
         app.draw(clock.now())
@@ -387,7 +392,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
         "handover": handover, "play-opening": play_opening, "play-selected": play_selected,
-        "play-late": play_late, "play-score": play_score, "play-help": play_help,
+        "play-late": play_late, "play-score": play_score, "play-help": play_help, "help-player2": help_player2,
         "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,

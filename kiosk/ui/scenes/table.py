@@ -390,8 +390,8 @@ class TableScene(Scene):
                     continue
                 mine = [message for message in live if message.player in (None, seat)]
                 h = max(30, min(40, half.height // 4))
-                for i, message in enumerate(reversed(mine)):  # the newest nearest the middle line
-                    y = half.y + i * h if seat == 0 else half.bottom - (i + 1) * h
+                for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
+                    y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     self._message_strip(surface, message, pygame.Rect(half.x + half.width // 16, y,
                                                                       half.width * 7 // 8, h), seat)
             return

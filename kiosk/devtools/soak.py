@@ -213,14 +213,18 @@ class Player:
 
 
 def warm_up(app: App) -> None:
-    """Show the home screen and the rules in each language once, as a first visitor trying the language
-    buttons would: the fonts of every script are loaded before memory is measured."""
+    """Show the home screen, the rules and a table in each language once, as a first visitor trying the
+    language buttons would: the fonts of every script are loaded before memory is measured."""
     for language in ("ko", "uk", "id", "en"):
         app.do(do.HostLanguage(language), app.clock.now())
         app.step(wait=False)
         app.do(do.OpenHelp(), app.clock.now())
         app.step(wait=False)
         app.do(do.CloseHelp(), app.clock.now())
+        app.step(wait=False)
+        app.do(do.NewMatch(), app.clock.now())  # the table's sizes (nothing is journalled before a Start)
+        app.step(wait=False)
+        app.do(do.GoHome(), app.clock.now())
         app.step(wait=False)
 
 

@@ -213,7 +213,8 @@ class JournalKeeper:
         or None): what happened is committed now, or kept and tried again when the back-off allows.
         Never raises; returns the state for the screen."""
         for recorder in self._recorders:
-            if match is not None and recorder.watched is match:
+            watched: Match | None = recorder.watched
+            if match is not None and watched is match:
                 recorder.observe(match, now_ns)
         if self.path is None:
             return SavingState(enabled=False)
@@ -337,8 +338,11 @@ class JournalKeeper:
             self._backup_failures = 0
             self._backup_retry_ns = None
             # everything written is in the backup now; the match in progress goes on being recorded
-            self._recorders = [r for r in self._recorders if not r.up_to_date or (
-                r is self._current and r.outcome is None)]
+            kept = [r for r in self._recorders if not r.up_to_date or (r is self._current and r.outcome is None)]
+            for done in self._recorders:
+                if done not in kept:  # written, backed up and over: the match needs hearing no more
+                    done.release()
+            self._recorders = kept
         else:
             self._backup_failures += 1
             self._backup_retry_ns = now_ns + self.backoff.delay_ns(self._backup_failures)

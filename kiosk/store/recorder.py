@@ -101,7 +101,7 @@ class MatchRecorder:
         """True once the journal knows the match's outcome."""
         self.outcome: Outcome | None = None
         """The outcome once the match is over (written with the last rows)."""
-        self.watched: Match | None = None
+        self.watched: RecordingMatch | None = None
         """The match ``watch`` listens to."""
         self.housekeeping = True
         """Whether ``flush`` calls ``Journal.after_finish`` itself once the match is finished
@@ -135,6 +135,13 @@ class MatchRecorder:
         match.listener = self._applied
         self.watched = match
         return match
+
+    def release(self) -> None:
+        """Stop hearing the match watched (a recorder done with: the match and it are freed at once,
+        not at the next full garbage collection)."""
+        if self.watched is not None:
+            self.watched.listener = None
+        self.watched = None
 
     def _applied(self, match: Match, action: Action, arrival_ns: int) -> None:
         self.rows.append(Entry(command_step(action, arrival_ns), save_text(match), arrival_ns, self.boot_id,

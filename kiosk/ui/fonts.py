@@ -159,7 +159,7 @@ def has_glyphs(path: str | None, chars: str) -> bool:
     return _covers(path, wanted)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _covers(path: str | None, chars: str) -> bool:
     try:
         font = _ft(path or _builtin_path())
@@ -260,7 +260,7 @@ def warnings() -> tuple[str, ...]:
     return current().warnings
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def face_for(text: str) -> Face:
     """The first face with a glyph for every character of ``text``: the shipped ones, then the
     system ones, then pygame's built-in font (else the one that covers most)."""

@@ -67,7 +67,7 @@ def record(fit: Fit) -> None:
         RECORDER.append(fit)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=96)  # the sizes of a few screens in both scripts (about 80 in a soak); bounded memory
 def _font(size: int, bold: bool, face: fonts.Face) -> pygame.font.Font:
     size = max(8, size)
     if face.regular is None:
@@ -86,13 +86,19 @@ def font(size: int, bold: bool = False, sample: str = "") -> pygame.font.Font:
     return _font(size, bold, fonts.face_for(sample))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def fit_size(text: str, max_width: int, size: int, bold: bool = False, min_size: int = MIN_SIZE) -> int:
     """The largest size up to ``size`` at which ``text`` fits ``max_width`` (never below ``min_size``)."""
     face = fonts.face_for(text)
-    while size > min_size and _font(size, bold, face).size(text)[0] > max_width:
-        size -= 1
-    return size
+    width = _font(size, bold, face).size(text)[0]
+    if width <= max_width or size <= min_size:
+        return size
+    guess = max(min_size, min(size - 1, size * max_width // max(width, 1)))  # text width grows with the size
+    while guess < size - 1 and _font(guess + 1, bold, face).size(text)[0] <= max_width:
+        guess += 1
+    while guess > min_size and _font(guess, bold, face).size(text)[0] > max_width:
+        guess -= 1
+    return guess
 
 
 def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size: int = MIN_SIZE) -> pygame.font.Font:
@@ -100,13 +106,13 @@ def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size:
     return font(fit_size(text, max_width, size, bold, min_size), bold, text)
 
 
-@lru_cache(maxsize=512)  # a few screens' texts in every language; bounded memory (docs/journal.md: soak)
+@lru_cache(maxsize=128)  # a screen's texts; texts with numbers change often: bounded memory (docs/journal.md: soak)
 def render_fit(text: str, max_width: int, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered as large as fits ``max_width``, up to ``size`` (cached: do not draw on it)."""
     return fit_font(text, max_width, size, bold).render(text, True, colour)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=96)
 def render(text: str, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered at ``size`` (cached: do not draw on it)."""
     return font(size, bold, text).render(text, True, colour)

@@ -476,3 +476,29 @@ def test_close_writes_a_match_kept_in_memory_into_a_journal_that_could_never_be_
     with Journal.open(folder / "journal.sqlite3") as journal:
         [record] = journal.matches()
         assert [e.step["do"] for e in journal.commands(record.id)] == ["start"]
+
+
+def test_a_finished_match_written_and_backed_up_is_let_go_at_once(tmp_path: Path) -> None:
+    """Its recorder stops listening to it, so the match and its rows are freed without waiting for a
+    full garbage collection (the soak's memory)."""
+    import gc
+    import weakref
+
+    keeper = open_keeper(tmp_path / "journal.sqlite3")
+    first = kept_table(keeper, seed=11)
+    play_until(first, lambda m: False)
+    assert first.recorder.finished
+    second = kept_table(keeper, seed=12, now=first.now + S)  # the next match: the first is done with
+    play_until(second, lambda m: m.round >= 1)
+    keeper.sync(second.match, second.now)
+    old_match, old_recorder = first.match, first.recorder
+    assert old_recorder not in keeper._recorders and old_recorder.watched is None
+    assert old_match.listener is None  # type: ignore[attr-defined]
+    gone = weakref.ref(old_match)
+    gc.disable()
+    try:
+        del first, old_match, old_recorder
+        assert gone() is None  # freed by reference counting alone: no cycle left
+    finally:
+        gc.enable()
+        keeper.close()

@@ -122,3 +122,22 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
         assert app.ui.help_facing == 0
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("orientation", ["table", "upright"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tuple[int, int]) -> None:
+    from kiosk.ui.scenes.base import Context
+    from kiosk.ui.scenes.settlement import Settlement
+
+    config = KioskConfig()
+    app = App(config, clock=FakeClock(0), size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
+    try:
+        scene = Settlement(Context(app.controller, size, orientation))
+        board = scene.board_area()
+        cards = [card for card, _ in scene.top_cards()]
+        assert len(cards) == (2 if orientation == "table" else 1)
+        assert all(not card.colliderect(board) for card in cards)
+        assert board.height >= app.stage.regions.board.height // 3
+    finally:
+        app.close()

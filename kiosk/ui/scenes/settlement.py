@@ -24,8 +24,8 @@ class Settlement(TableScene):
     def board_area(self) -> pygame.Rect:
         area = self.context.regions.board  # the result card sits above the final layout (table: a card at each edge)
         cards = [card for card, _ in self.top_cards()]
-        top = max((c.bottom for c in cards if c.y == area.y), default=area.y) + 2
-        bottom = min((c.y for c in cards if c.bottom == area.bottom), default=area.bottom) - 2
+        top = max((c.bottom for c in cards if c.centery < area.centery), default=area.y) + 2
+        bottom = min((c.y for c in cards if c.centery > area.centery), default=area.bottom) - 2
         return pygame.Rect(area.x, top, area.width, bottom - top)
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:

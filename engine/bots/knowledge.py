@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..history import TurnKind
 from ..layout import Layout
-from ..match import Match, Phase, opening_rank_index
+from ..match import Match, opening_rank_index
 from ..tiles import ALL_TILES, TILE_INDEX, TILE_MASK
 from ..view import PlayerView
 
@@ -140,8 +140,3 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
     hand, rest = know.sample(rng)
     return Match.from_view(view, [ALL_TILES[t] for t in hand], [ALL_TILES[t] for t in rest])
 
-
-def in_play(view: PlayerView) -> bool:
-    """True when the view's seat must place, draw or pass (not bid)."""
-    phase = view.pending_phase if view.phase is Phase.HANDOVER else view.phase
-    return phase is Phase.PLAY

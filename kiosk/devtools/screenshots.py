@@ -310,10 +310,10 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         desk = app.controller.owner
         desk.pin = LoadedPin(OwnerPin.new("4821", iterations=10_000)) if pin else LoadedPin(None, _NO_PIN)
 
-    def keypad() -> None:  # held the admin corner during a match: turned toward Player 2 in table mode
+    def keypad() -> None:  # held the owner's area (Player 1's edge) during a match: facing that edge
         play_opening()
         owner()
-        app.controller.owner.open_keypad("exit", facing=1)
+        app.controller.owner.held("mouse")
         for digit in "482":
             app.do(do.PinDigit(digit), clock.now())
 

@@ -90,7 +90,7 @@ class OwnerDesk:
         if self.pin.pin is None and self.controller.simulator:
             self.leave()
             return
-        self.open_keypad("exit", facing=1)
+        self.open_keypad("exit", facing=0)  # the owner's area lies at Player 1's edge (Regions.admin_area)
 
     def open_keypad(self, purpose: str, facing: int | None) -> None:
         o = self.state

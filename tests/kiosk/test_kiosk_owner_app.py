@@ -68,7 +68,7 @@ def test_hold_keypad_five_wrong_pins_lock_then_the_right_pin_after_60_s_leaves_w
         hold_corner(app, clock)
         assert app.running and app.ui.owner.keypad == "exit"
         one = spot_for(app, do.PinDigit("1"))
-        assert one is not None and one.rect.centery > 240  # turned toward Player 2, at the top: "1" is low on screen
+        assert one is not None and one.rect.centery < 240  # facing Player 1's edge, where the owner's area is: "1" high
         for _ in range(5):
             type_pin(app, "1234")
         assert app.running and spot_for(app, do.PinDigit) is None  # locked: the digits take no taps

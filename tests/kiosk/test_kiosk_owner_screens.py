@@ -58,7 +58,7 @@ def test_the_admin_hold_asks_for_the_pin_and_five_wrong_pins_lock_the_keypad_for
     c, clock = make()
     hold_corner(c, clock)
     o = c.ui.owner
-    assert c.running and o.keypad == "exit" and o.facing == 1  # turned toward the corner's side (Player 2)
+    assert c.running and o.keypad == "exit" and o.facing == 0  # facing the owner's area's side (Player 1's edge)
     c.update(clock.advance(10))
     assert o.keypad == "exit"  # the hold opened it once; it stays open
     for n in range(1, MAX_WRONG):

@@ -1,5 +1,5 @@
 """The owner's PIN keypad (digits 0-9, ← backspace, Cancel, OK; the digits shown as dots) and the
-"Stop the kiosk?" confirmation — full screen, turned toward the admin corner's side in table mode
+"Stop the kiosk?" confirmation — full screen, facing the owner's area's side (Player 1's edge)
 (the settings' keypad upright). Without a PIN the keypad says how to set one; after too many wrong
 PINs it counts down its lock."""
 

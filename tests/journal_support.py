@@ -24,6 +24,18 @@ S = NS_PER_S
 WALL = 1_700_000_000.0
 
 
+class Wall:
+    """An injected wall clock that moves ``step`` seconds per reading (from ``WALL``)."""
+
+    def __init__(self, step: float = 1.0) -> None:
+        self.now = WALL
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 @dataclass
 class Table:
     """A session playing into the journal, with a fake monotonic time."""

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pygame
 
 from kiosk.app import App
+from kiosk.config import KioskConfig, MatchSettings
+from kiosk.store.journal import Journal
 from kiosk.table.intents import Intent
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
@@ -43,3 +48,12 @@ def draw_recorded(app: App, clock: FakeClock) -> list[theme.Fit]:
         return theme.RECORDER
     finally:
         theme.RECORDER = None
+
+
+def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "table") -> App:
+    """The app at 800 x 480 on ``journal``, without hand-over screens, mock hardware and a fixed seed."""
+    config = KioskConfig()
+    config = replace(config, display=replace(config.display, orientation=orientation),
+                     match=MatchSettings(handover=False))
+    return App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
+               journal=journal, boot_id="boot-1")

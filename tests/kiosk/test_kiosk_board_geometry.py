@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from engine import ALL_TILES, Layout, Match, Point, Slot, Start, Tile, shuffle_deal, tile
+from engine import ALL_TILES, Layout, Point, Slot, Tile, tile
+from kiosk.devtools.board_bench import end_of_round_boards
 from kiosk.ui.board.geometry import (
     BoardGeometry,
     PlacedTile,
@@ -29,24 +30,6 @@ AREAS: tuple[Rect, ...] = (
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def random_rounds(seed: int, count: int) -> list[Layout]:
-    """Final layouts of rounds from whole matches of uniformly random legal actions."""
-    rng = random.Random(seed)
-    rounds: list[Layout] = []
-    while len(rounds) < count:
-        match = Match()
-        seen: dict[int, Layout] = {}
-        while not match.is_over:
-            action = rng.choice(match.legal_actions())
-            if isinstance(action, Start):
-                action = Start(None, shuffle_deal(rng))
-            match.apply(action, 0)
-            if len(match.layout):
-                seen[id(match.layout)] = match.layout
-        rounds.extend(seen.values())
-    return rounds[:count]
 
 
 def full_boards(seed: int, count: int) -> list[Layout]:
@@ -267,7 +250,7 @@ def test_layout_is_deterministic() -> None:
 
 @pytest.mark.slow
 def test_thousands_of_random_rounds_fit_without_overlap() -> None:
-    rounds = random_rounds(20261129, ROUNDS)
+    rounds = end_of_round_boards(ROUNDS, 20261129)
     rng = random.Random(7)
     for i, layout in enumerate(rounds):
         area = AREAS[i % len(AREAS)]
@@ -320,7 +303,7 @@ def spanned(geo: BoardGeometry) -> Rect:
 
 
 def test_the_layout_is_centred_in_its_area_whatever_its_shape() -> None:
-    for i, layout in enumerate(random_rounds(31, 60)):
+    for i, layout in enumerate(end_of_round_boards(60, 31)):
         area = AREAS[i % len(AREAS)]
         geo = layout_placements(layout.placements, layout.spinner, area)
         x, y, w, h = spanned(geo)
@@ -384,7 +367,7 @@ def test_a_board_keeps_its_arrangement_as_it_grows() -> None:
     tiles near the new one, or shrink the tiles."""
     area = kiosk_board(800, 480)
     steps = kept = shrunk = 0
-    for layout in random_rounds(41, 40):
+    for layout in end_of_round_boards(40, 41):
         previous = None
         for n in range(1, len(layout) + 1):
             part = Layout.from_list(layout.to_list()[:n])

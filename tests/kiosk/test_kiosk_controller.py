@@ -6,11 +6,8 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-
-import pytest
 
 from engine import NS_PER_S, EndReason, Phase, Transfer
 from hardware.events import Button, InputEvent
@@ -45,13 +42,6 @@ def make(journal: Journal | None = None, clock: FakeClock | None = None, **match
 def press(c: Controller, player: int | None, button: Button, at: int) -> None:
     c.touched(at)
     c.press(InputEvent(player, button, at, "test"))
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    j = Journal.open(tmp_path / "journal.sqlite3")
-    yield j
-    j.close()
 
 
 def test_a_new_match_waits_at_the_ready_screen_and_starts_from_either_player() -> None:

@@ -6,22 +6,18 @@ nothing overlapping, clear of the owner's hold square, in both orientations and 
 from __future__ import annotations
 
 import os
-import random
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import replace
-from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, intents_on_screen, spot_for, tap
+from kiosk_support import draw_recorded, intents_on_screen, open_app, spot_for, tap
 
 from engine import NS_PER_S
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.store.players import NAME_MAX, Players
 from kiosk.table import hangul, layouts
@@ -31,21 +27,6 @@ from kiosk.ui.scenes.keyboard import MIN_KEY, Keyboard
 
 S = NS_PER_S
 LANGUAGE = {"latin": "en", "cyrillic": "uk", "hangul": "ko"}
-
-
-def open_app(journal: Journal, clock: FakeClock, orientation: str = "table") -> App:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=MatchSettings(handover=False))
-    return App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-               journal=journal, boot_id="boot-1")
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    j = Journal.open(tmp_path / "journal.sqlite3")
-    yield j
-    j.close()
 
 
 @pytest.fixture

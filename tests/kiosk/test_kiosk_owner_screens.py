@@ -4,11 +4,8 @@ five wrong PINs, stopping a match in progress, and the settings editor saving th
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-
-import pytest
 
 from engine import NS_PER_S, EndReason
 from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, MatchSettings, load_config
@@ -45,13 +42,6 @@ def type_pin(c: Controller, clock: FakeClock, digits: str) -> None:
     for digit in digits:
         c.handle(do.PinDigit(digit), clock.now())
     c.handle(do.PinOk(), clock.now())
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    j = Journal.open(tmp_path / "journal.sqlite3")
-    yield j
-    j.close()
 
 
 def test_the_admin_hold_asks_for_the_pin_and_five_wrong_pins_lock_the_keypad_for_60_s() -> None:

@@ -4,20 +4,17 @@ leaderboard, a player's history and the step-through replay — real SQLite, fak
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import intents_on_screen, spot_for, tap
+from kiosk_support import intents_on_screen, open_app, spot_for, tap
 
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
@@ -26,21 +23,6 @@ from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 
 S = NS_PER_S
-
-
-def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "table") -> App:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=MatchSettings(handover=False))
-    return App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-               journal=journal, boot_id="boot-1")
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    j = Journal.open(tmp_path / "journal.sqlite3")
-    yield j
-    j.close()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -192,13 +192,6 @@ def test_a_match_made_and_started_between_two_frames_is_heard_and_going_home_is_
     assert watcher.observe(c.session, clock.now()) == [Cue(YOUR_TURN, c.session.match.to_act)]
     c.handle(do.GoHome(), clock.advance(1))
     assert watcher.observe(c.session, clock.now()) == []
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    j = Journal.open(tmp_path / "journal.sqlite3")
-    yield j
-    j.close()
 
 
 def test_a_resumed_match_replays_nothing_and_is_heard_from_where_it_stands(journal: Journal) -> None:

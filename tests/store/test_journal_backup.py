@@ -10,7 +10,7 @@ import struct
 import time
 from pathlib import Path
 
-from journal_support import WALL, S, count_rows, flip_byte, kept_table, play_until
+from journal_support import WALL, S, Wall, count_rows, flip_byte, kept_table, play_until
 
 from kiosk.store.backup import check_backup
 from kiosk.store.journal import Journal
@@ -32,20 +32,9 @@ LOST = ("Part of the match journal's write-ahead log was damaged (frame {frame})
 PAGE = 4096
 
 
-class Wall:
-    """A wall clock that moves a minute per reading (backups get distinct times)."""
-
-    def __init__(self) -> None:
-        self.now = WALL
-
-    def __call__(self) -> float:
-        self.now += 60.0
-        return self.now
-
-
 def _history(path: Path, matches: int, *, current_rows: int = 0) -> tuple[JournalKeeper, object]:
     """A keeper with Ann and Bo, ``matches`` finished rated matches and, optionally, one in progress."""
-    keeper = JournalKeeper.open(path, "boot-a", 1000 * S, wall_clock=Wall())
+    keeper = JournalKeeper.open(path, "boot-a", 1000 * S, wall_clock=Wall(60.0))
     players = keeper.players
     assert players is not None
     ann, bo = players.create("Ann"), players.create("Bo")
@@ -232,7 +221,7 @@ def test_after_a_loss_the_kiosk_goes_on_and_a_later_power_cut_finds_no_stale_dam
     k = next(k for k in range(2, frames - 5) if pages[k] not in pages[k + 1:] and pages[k] != 1
              and raw[_frame_offset(k) + FRAME_HEADER_SIZE] in (0x02, 0x05, 0x0A, 0x0D))
     flip_byte(wal, _frame_offset(k) + FRAME_HEADER_SIZE, 0xF0)
-    again = JournalKeeper.open(path, "boot-b", 5 * S, wall_clock=Wall())
+    again = JournalKeeper.open(path, "boot-b", 5 * S, wall_clock=Wall(60.0))
     assert [n.msgid for n in again.take_notices()] == [LOST]
     again.resume(5 * S)  # whatever survived of the match in progress
     later = kept_table(again, seed=400, now=6 * S)

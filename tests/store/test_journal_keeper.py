@@ -13,6 +13,7 @@ import pytest
 from journal_support import (
     WALL,
     S,
+    Wall,
     damage_table_page,
     database_full,
     kept_table,
@@ -36,17 +37,6 @@ IN_PROGRESS = "{message} The match in progress goes on and is saved in the new j
 RESTORED = ("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and the players, "
             "ratings and matches were restored from the backup of {when} (players: {players}, matches: {matches}). "
             "Anything saved after that backup is lost.")
-
-
-class Wall:
-    """An injected wall clock that moves one second per reading."""
-
-    def __init__(self) -> None:
-        self.now = WALL
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def open_keeper(path: Path, now: int = 1000 * S, **kwargs: object) -> JournalKeeper:

@@ -406,16 +406,11 @@ class TableScene(Scene):
         """One message on a dark strip at ``rect``, in ``reader``'s language, facing them."""
         context = self.context
         h = rect.height
-        colour = theme.DANGER_TEXT if message.kind == "refused" else theme.SCORE if message.kind == "score" else theme.TEXT
         local = pygame.Surface(rect.size, pygame.SRCALPHA)
         turned = context.facing(reader)
         layout.frame(local, rect, turned, message.player)
         pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
-        t = context.t_for(reader)
-        value = t(as_text(message.text))
-        if message.player is not None:
-            value = t._("Player {number}: {message}", number=message.player + 1, message=value)
-        text(local, value, local.get_rect().inflate(-12, -4), h - 6, colour,
+        text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6, _colour(message),
              role="score" if message.kind == "score" else "message")
         if turned:
             local = pygame.transform.rotate(local, 180)
@@ -448,6 +443,7 @@ class TableScene(Scene):
         return spots
 
     def _said(self, message: Message, t: Translator) -> str:
+        """``message`` in ``t``'s language, with whom it is for."""
         value = t(as_text(message.text))
         if message.player is not None:
             value = t._("Player {number}: {message}", number=message.player + 1, message=value)

@@ -32,6 +32,18 @@ LOST = ("Part of the match journal's write-ahead log was damaged (frame {frame})
 PAGE = 4096
 
 
+def _damage_a_table_page_written_once(wal: Path) -> int:
+    """Flip the page-type byte of a table page the log writes once and never again (its damage is not
+    covered by a later copy); returns that frame's number."""
+    raw = wal.read_bytes()
+    frames = (len(raw) - HEADER_SIZE) // (FRAME_HEADER_SIZE + PAGE)
+    pages = [struct.unpack_from(">I", raw, _frame_offset(k))[0] for k in range(frames)]
+    k = next(k for k in range(2, frames - 5) if pages[k] not in pages[k + 1:] and pages[k] != 1
+             and raw[_frame_offset(k) + FRAME_HEADER_SIZE] in (0x02, 0x05, 0x0A, 0x0D))
+    flip_byte(wal, _frame_offset(k) + FRAME_HEADER_SIZE, 0xF0)
+    return k
+
+
 def _history(path: Path, matches: int, *, current_rows: int = 0) -> tuple[JournalKeeper, object]:
     """A keeper with Ann and Bo, ``matches`` finished rated matches and, optionally, one in progress."""
     keeper = JournalKeeper.open(path, "boot-a", 1000 * S, wall_clock=Wall(60.0))
@@ -185,13 +197,7 @@ def test_a_log_damage_the_repair_cannot_mend_is_reported_with_what_is_lost(tmp_p
     path = _power_cut(live, tmp_path / "cut")
     keeper.close()
     wal = tmp_path / "cut" / "journal.sqlite3-wal"
-    raw = wal.read_bytes()
-    frames = (len(raw) - HEADER_SIZE) // (FRAME_HEADER_SIZE + PAGE)
-    pages = [struct.unpack_from(">I", raw, _frame_offset(k))[0] for k in range(frames)]
-    # a table page written once and never again (its damage is not covered by a later copy)
-    k = next(k for k in range(2, frames - 5) if pages[k] not in pages[k + 1:] and pages[k] != 1
-             and raw[_frame_offset(k) + FRAME_HEADER_SIZE] in (0x02, 0x05, 0x0A, 0x0D))
-    flip_byte(wal, _frame_offset(k) + FRAME_HEADER_SIZE, 0xF0)  # its page-type byte
+    k = _damage_a_table_page_written_once(wal)
     lost = inspect_wal(wal)
     assert lost is not None and lost.damaged_frame == k
     with Journal.open(path) as j:
@@ -215,12 +221,7 @@ def test_after_a_loss_the_kiosk_goes_on_and_a_later_power_cut_finds_no_stale_dam
     path = _power_cut(live, tmp_path / "cut")
     keeper.close()
     wal = tmp_path / "cut" / "journal.sqlite3-wal"
-    raw = wal.read_bytes()
-    frames = (len(raw) - HEADER_SIZE) // (FRAME_HEADER_SIZE + PAGE)
-    pages = [struct.unpack_from(">I", raw, _frame_offset(k))[0] for k in range(frames)]
-    k = next(k for k in range(2, frames - 5) if pages[k] not in pages[k + 1:] and pages[k] != 1
-             and raw[_frame_offset(k) + FRAME_HEADER_SIZE] in (0x02, 0x05, 0x0A, 0x0D))
-    flip_byte(wal, _frame_offset(k) + FRAME_HEADER_SIZE, 0xF0)
+    _damage_a_table_page_written_once(wal)
     again = JournalKeeper.open(path, "boot-b", 5 * S, wall_clock=Wall(60.0))
     assert [n.msgid for n in again.take_notices()] == [LOST]
     again.resume(5 * S)  # whatever survived of the match in progress

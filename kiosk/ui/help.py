@@ -24,8 +24,6 @@ from kiosk.ui.help_text import SECTIONS, TITLE, Figure, Figures, Para
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 RING = (250, 248, 240)
-MIN_TARGET = 48
-"""The short side of every button of the help, at least (at 800 x 480)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,9 +175,9 @@ def help_layout(rect: pygame.Rect, language: str, screen_h: int) -> HelpLayout:
     """The help over ``rect`` in ``language`` on a screen ``screen_h`` pixels high, flowed into pages."""
     pad = max(6, rect.height // 40)
     inner = rect.inflate(-2 * pad, -2 * pad)
-    head_h = max(MIN_TARGET + 4, min(64, inner.height // 7))  # its tabs and Close at least 48 px
+    head_h = max(layout.MIN_TARGET + 4, min(64, inner.height // 7))  # its tabs and Close at least 48 px
     size = help_size(screen_h)
-    arrow_w = max(MIN_TARGET, inner.width // 18)
+    arrow_w = max(layout.MIN_TARGET, inner.width // 18)
     body = pygame.Rect(inner.x + arrow_w + pad, inner.y + head_h + pad, inner.width - 2 * (arrow_w + pad),
                        inner.height - head_h - pad)
     columns = 2 if body.width >= 960 else 1

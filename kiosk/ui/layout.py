@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
 
 import pygame
 
-Role = Literal["round", "end_count", "score", "result", "message", "help", "other"]
 SHARED_ROLES: frozenset[str] = frozenset({"round", "end_count", "score", "result"})
 """What both players need in table orientation: shown once facing each."""
 
@@ -200,6 +198,7 @@ def record_json(recorder: LayoutRecorder, *, scene: str, size: tuple[int, int], 
 MIN_TARGET = 48
 """A touch target's short side at 800 x 480, in pixels."""
 MIN_TEXT = 16
+"""No text is drawn smaller (``theme.MIN_SIZE``: fitting stops there)."""
 
 
 def contrast(a: str, b: str) -> float:

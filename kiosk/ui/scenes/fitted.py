@@ -14,10 +14,8 @@ from kiosk.ui import layout, theme
 from kiosk.ui.regions import to_screen
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
-MIN_TEXT = 16
-"""No text of these cards is drawn smaller (issue 11: no text under 16 px)."""
-MIN_TARGET = 48
-"""The short side of every button of these cards, at least (at 800 x 480)."""
+MIN_TEXT = layout.MIN_TEXT
+MIN_TARGET = layout.MIN_TARGET
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,12 @@ import pygame
 from kiosk.table import hangul
 from kiosk.table.intents import Backspace, CancelName, ConfirmName, Key, KeyboardLayout, Shift
 from kiosk.table.layouts import Layout, layout, next_layout
+from kiosk.ui import layout as screen_layout
 from kiosk.ui import theme
 from kiosk.ui.scenes.base import Layer, Scene
 from kiosk.ui.widgets import Hotspot, text
 
-MIN_KEY = 48
+MIN_KEY = screen_layout.MIN_TARGET
 """The smallest side of a key, in pixels, at 800 x 480 (it grows with the screen)."""
 
 

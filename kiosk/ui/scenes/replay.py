@@ -11,12 +11,10 @@ import pygame
 from kiosk.table.intents import Back, ReplayTo
 from kiosk.table.players import outcome_text, seat_name, step_text
 from kiosk.table.state import ReplayStep
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
 from kiosk.ui.scenes.base import Layer, Scene, header
 from kiosk.ui.widgets import Hotspot, paragraph, text
-
-MIN_TARGET = 48
 
 
 def shown_steps(steps: list[ReplayStep]) -> list[int]:
@@ -55,7 +53,7 @@ class Replay(Scene):
         title = t._("{first} vs {second}", first=seat_name(t, r, 0), second=seat_name(t, r, 1))
         y = header(layer, title, Back())
         pad = max(8, w // 60)
-        foot_h = max(MIN_TARGET, int(h * 0.11))
+        foot_h = max(layout.MIN_TARGET, int(h * 0.11))
         body = pygame.Rect(pad, y, w - 2 * pad, h - y - foot_h - int(h * 0.04))
         side = pygame.Rect(body.x, body.y, int(body.width * 0.3), body.height)
         shown = shown_steps(r.replay)

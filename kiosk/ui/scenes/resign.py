@@ -13,8 +13,6 @@ from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.scenes.table import panel_colour
 from kiosk.ui.widgets import Hotspot, draw_button, text, text_or_wrap
 
-MIN_TARGET = 48
-
 
 def confirm_rects(hand: pygame.Rect, actions: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect]:
     """In a panel's own coordinates: the area the confirmation covers (the hand and the buttons), the
@@ -25,7 +23,7 @@ def confirm_rects(hand: pygame.Rect, actions: pygame.Rect) -> tuple[pygame.Rect,
     no = pygame.Rect(actions)
     question = pygame.Rect(area.x, area.y, no.x - 2 * pad - area.x, area.height * 9 // 20)
     yes = pygame.Rect(area.x, question.bottom + pad, max(110, area.width // 6),
-                      max(MIN_TARGET, area.bottom - question.bottom - pad))
+                      max(layout.MIN_TARGET, area.bottom - question.bottom - pad))
     return area, no, yes, question
 
 

@@ -460,6 +460,18 @@ class Match:
             legal = self._legal = self._compute_legal()
         return legal
 
+    def must_pass(self) -> bool:
+        """Whether the player to act can only pass on this turn of play: no tile in hand fits and the
+        boneyard is empty (in play, or in the hand-over before that turn)."""
+        player = self._to_act
+        if player is None:
+            return False
+        if self._phase is _PLAY:
+            return self.legal_actions() == (_PASS[player],)
+        layout = self._layout
+        return (self._phase is _HANDOVER and self._after_reveal is _PLAY and not layout.is_empty
+                and not self._boneyard and not any(layout.can_place(t) for t in self.hand(player)))
+
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         player = self._to_act

@@ -358,12 +358,7 @@ class GameSession:
     def forced_pass_due(self) -> bool:
         """In a hand-over before a turn of play: whether the player to act can only pass (no tile in
         hand fits and the boneyard is empty), so that the kiosk passes for them without a reveal."""
-        m = self.match
-        player = m.to_act
-        if m.phase is not Phase.HANDOVER or m.pending_phase is not Phase.PLAY or player is None:
-            return False
-        layout = m.layout
-        return not layout.is_empty and m.boneyard_count == 0 and not any(layout.can_place(t) for t in m.hand(player))
+        return self.match.phase is Phase.HANDOVER and self.match.must_pass()
 
     def _pass_if_required(self, now_ns: int) -> None:
         """Pass for each player who can only pass (RULES.md §5), announced to both players; on a shared
@@ -376,7 +371,7 @@ class GameSession:
                 self._auto(Reveal(player), now_ns, saw=False)
             elif m.phase is Phase.HANDOVER and passed is not None and player != passed:
                 self._auto(Reveal(player), now_ns, saw=True)  # the device never changed hands
-            elif m.phase is Phase.PLAY and m.legal_actions() == (Pass(player),):
+            elif m.phase is Phase.PLAY and m.must_pass():
                 self._auto(Pass(player), now_ns, saw=False)
                 self.say(T("Player {number} cannot play and passes", number=player + 1), now_ns)
                 passed = player

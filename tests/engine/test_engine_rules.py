@@ -1257,3 +1257,34 @@ def _random_match(seed: int, config: MatchConfig, steps: int, peek: bool = False
         if m.round > 0:
             assert _partition_ok(m)
     yield m, events, None
+
+
+def test_must_pass_is_the_play_turn_that_has_only_a_pass_also_seen_from_its_hand_over() -> None:
+    """In play it is exactly ``legal_actions() == (Pass,)``; in the hand-over before a turn of play it
+    tells the same before the reveal (the kiosk passes then without one)."""
+    import random as _random
+
+    from engine import Match, MatchConfig, Pass, Phase, Reveal, Start, shuffle_deal
+
+    seen_play = seen_handover = 0
+    for seed in range(40):
+        rng = _random.Random(seed)
+        m = Match(MatchConfig(handover=True))
+        while not m.is_over:
+            legal = m.legal_actions()
+            player = m.to_act
+            if m.phase is Phase.PLAY:
+                assert m.must_pass() == (legal == (Pass(player),))
+                seen_play += m.must_pass()
+            elif m.phase is Phase.HANDOVER and m.pending_phase is Phase.PLAY and m.must_pass():
+                m.apply(Reveal(player), 0)
+                assert m.legal_actions() == (Pass(player),)
+                seen_handover += 1
+                continue
+            else:
+                assert not m.must_pass()
+            action = rng.choice(legal)
+            if isinstance(action, Start):
+                action = Start(None, shuffle_deal(rng))
+            m.apply(action, 0)
+    assert seen_play and seen_handover

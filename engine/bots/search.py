@@ -32,6 +32,11 @@ EARLY_AFTER = 24
 EARLY_EVERY = 8
 EARLY_Z = 3.0
 """Standard errors by which the leader must beat the runner-up (paired over the shared samples)."""
+INDIFFERENT_POINTS = 2.5
+INDIFFERENT_Z = 2.0
+"""The search also stops when the runner-up is, ``INDIFFERENT_Z`` standard errors above its mean,
+at most ``INDIFFERENT_POINTS`` better than the leader (half the smallest score): the choice makes
+no difference worth more time."""
 MATCH_VALUE = 1000.0
 """What winning (or, negated, losing) the match is worth in a rollout, in points."""
 
@@ -127,8 +132,9 @@ def _leader(values: list[list[float]]) -> int:
 
 
 def _settled(values: list[list[float]]) -> bool:
-    """Whether the leader is ahead of the runner-up beyond doubt: the paired differences' mean is
-    ``EARLY_Z`` standard errors above 0 (or the two never differed)."""
+    """Whether more samples would not change the choice in a way that matters: the leader is ahead
+    of the runner-up beyond doubt (the paired differences' mean is ``EARLY_Z`` standard errors above
+    0, or the two never differed), or the two are as good as equal (``INDIFFERENT_POINTS``)."""
     best = _leader(values)
     rest = [i for i in range(len(values)) if i != best]
     second = max(rest, key=lambda i: sum(values[i]))
@@ -138,4 +144,5 @@ def _settled(values: list[list[float]]) -> bool:
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if var == 0.0:
         return True
-    return mean - EARLY_Z * math.sqrt(var / n) > 0.0
+    error = math.sqrt(var / n)
+    return mean - EARLY_Z * error > 0.0 or mean - INDIFFERENT_Z * error > -INDIFFERENT_POINTS

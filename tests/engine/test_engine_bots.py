@@ -29,7 +29,7 @@ from engine import (
 from engine.bots import LEVELS, Knowledge, choose, determinize
 from engine.bots.arena import BotSpec, play_match, run, summary, wilson
 from engine.bots.policy import greedy_match_action
-from engine.bots.search import rollout
+from engine.bots.search import _leader, _settled, rollout
 from engine.layout import Layout
 from engine.tiles import TILE_INDEX, TILE_MASK
 
@@ -280,6 +280,19 @@ def test_level_4_falls_back_to_level_3_when_the_budget_is_gone_and_uses_it_other
         assert calls == [], "a fixed number of samples never reads the clock"
         compared += 1
     assert compared > 20
+
+
+def test_the_search_stops_when_the_choice_is_clear_or_makes_no_difference() -> None:
+    noise = random.Random(3)
+    shared = [noise.choice((-40.0, 0.0, 40.0)) for _ in range(32)]
+    clearly_ahead = [[v + 15.0 for v in shared], shared]
+    assert _settled(clearly_ahead), "the leader is 15 points ahead on every sample"
+    as_good = [[v + noise.choice((0.0, 0.5)) for v in shared], shared]
+    assert _settled(as_good), "the two differ by at most half a point on any sample"
+    close_and_noisy = [[v + noise.choice((-30.0, 32.0)) for v in shared], shared]
+    assert not _settled(close_and_noisy), "a small lead among large differences is not settled"
+    three = [shared, [v + 3.0 for v in shared], [v - 3.0 for v in shared]]
+    assert _leader(three) == 1 and _settled(three)
 
 
 def test_bad_requests_to_a_bot_are_bot_errors() -> None:

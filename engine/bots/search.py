@@ -25,6 +25,9 @@ DEFAULT_BUDGET_NS = 180 * NS_PER_MS
 DEFAULT_SAMPLES = 150
 """Samples per decision when neither ``samples`` nor a clock is given: about the work the default
 budget allows on the development machine."""
+MAX_SAMPLES = 4096
+"""At most this many samples with a budget (a clock that stops advancing cannot keep it searching;
+the development machine manages at most about 1,700 in the default budget)."""
 MIN_SAMPLES = 4
 """Fewer completed samples than this when the budget runs out: fall back to level 3."""
 EARLY_AFTER = 24
@@ -96,7 +99,8 @@ def search(
             deadline = clock() + (DEFAULT_BUDGET_NS if budget_ns is None else budget_ns)
     values: list[list[float]] = [[] for _ in options]
     done = 0
-    while samples is None or done < samples:
+    limit = MAX_SAMPLES if samples is None else samples
+    while done < limit:
         if deadline is not None and clock is not None and clock() >= deadline:
             break
         world = determinize(view, rng, know)

@@ -4,6 +4,7 @@ and respect their budget, the arena's figures add up, and the search's copies ar
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from collections.abc import Callable, Iterator
 
@@ -29,7 +30,7 @@ from engine import (
 from engine.bots import LEVELS, Knowledge, choose, determinize
 from engine.bots.arena import BotSpec, play_match, run, summary, wilson
 from engine.bots.policy import greedy_match_action
-from engine.bots.search import _leader, _settled, rollout
+from engine.bots.search import _leader, _settled, candidates, rollout
 from engine.layout import Layout
 from engine.tiles import TILE_INDEX, TILE_MASK
 
@@ -293,6 +294,28 @@ def test_the_search_stops_when_the_choice_is_clear_or_makes_no_difference() -> N
     assert not _settled(close_and_noisy), "a small lead among large differences is not settled"
     three = [shared, [v + 3.0 for v in shared], [v - 3.0 for v in shared]]
     assert _leader(three) == 1 and _settled(three)
+
+
+def test_a_clock_that_stops_cannot_keep_level_4_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+    search_module = sys.modules["engine.bots.search"]
+    monkeypatch.setattr(search_module, "MAX_SAMPLES", 40)
+    monkeypatch.setattr(search_module, "_settled", lambda values: False)
+    match = Match()
+    match.apply(Start(None, shuffle_deal(random.Random(8))), 0)
+    bot_moves(match, (2, 2), random.Random(8), lambda m: m.phase is Phase.PLAY and len(m.legal_actions()) > 2)
+    assert match.to_act is not None and len(match.legal_actions()) > 2
+    view = PlayerView.of(match, match.to_act, 0)
+    assert len(candidates(view)) > 1
+    reads: list[int] = []
+    most = 1 + 40 * (1 + len(view.legal))
+
+    def stopped_clock() -> int:
+        reads.append(0)
+        assert len(reads) <= most, "more than 40 samples"
+        return 0
+
+    assert choose(view, 4, random.Random(1), budget_ns=NS_PER_MS, clock=stopped_clock) in view.legal
+    assert len(reads) > 40, "it searched until its limit"
 
 
 def test_bad_requests_to_a_bot_are_bot_errors() -> None:

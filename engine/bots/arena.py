@@ -6,6 +6,10 @@ a virtual clock: each command arrives at the previous one's time plus the decisi
 thinking time (the command line measures it) or a fixed ``think_ns`` (tests), so a bank never
 runs out spuriously and the clock rules still apply. The module is pure apart from ``main``,
 which reads the time to measure the decisions.
+
+A side may use the information-set MCTS experiment (``engine.bots.ismcts``) instead of level 4's
+search: ``--ismcts-a`` / ``--ismcts-b`` (level 4 only), its ``--samples-a`` / ``--samples-b`` then
+fixing its iterations; the figures add its iterations per searched decision.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from ..events import RoundEnded
 from ..match import Match
 from ..view import PlayerView
 from . import choose
+from .ismcts import ismcts_search
 
 MAX_ROUNDS = 400
 """A match still running after this many rounds goes to the higher balance (reported apart)."""
@@ -33,16 +38,19 @@ MAX_ROUNDS = 400
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One side: a level and, for level 4, its fixed samples or its time budget."""
+    """One side: a level and, for level 4, its fixed samples or its time budget; ``ismcts`` (level 4
+    only) searches with information-set MCTS instead, ``samples`` then being its iterations."""
 
     level: int
     samples: int | None = None
     budget_ns: int | None = None
+    ismcts: bool = False
 
     @property
     def name(self) -> str:
-        """A short label such as ``L4`` or ``L4/s30``."""
-        return f"L{self.level}" + (f"/s{self.samples}" if self.samples is not None else "")
+        """A short label such as ``L4``, ``L4/s30`` or ``L4/ismcts``."""
+        return (f"L{self.level}" + ("/ismcts" if self.ismcts else "")
+                + (f"/s{self.samples}" if self.samples is not None else ""))
 
 
 @dataclass(slots=True)
@@ -57,6 +65,8 @@ class MatchResult:
     times: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
     decisions: int = 0
     illegal: int = 0
+    iterations: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+    """Per side, the iterations of each ISMCTS decision that searched (ISMCTS sides only)."""
 
 
 def play_match(
@@ -88,12 +98,11 @@ def play_match(
             spec = sides[side]
             view = PlayerView.of(match, seat, now)
             if timer is None:
-                action = choose(view, spec.level, rngs[side], samples=spec.samples)
+                action = _decide(spec, view, rngs[side], None, result.iterations[side])
                 spent = think_ns
             else:
                 started = timer()
-                action = choose(view, spec.level, rngs[side], samples=spec.samples, budget_ns=spec.budget_ns,
-                                clock=timer)
+                action = _decide(spec, view, rngs[side], timer, result.iterations[side])
                 spent = timer() - started
                 result.times[side].append(spent)
             result.decisions += 1
@@ -109,6 +118,21 @@ def play_match(
         result.winner = side_of_seat[0] if balances[0] >= balances[1] else side_of_seat[1]
     result.points_a = match.balances[a_seat] - start_balance
     return result
+
+
+def _decide(
+    spec: BotSpec, view: PlayerView, rng: random.Random, timer: Callable[[], int] | None, iterations: list[int]
+) -> Action:
+    """``spec``'s action for ``view`` (bounded by ``timer`` when given); an ISMCTS side's iterations
+    are appended to ``iterations`` when it searched."""
+    if not spec.ismcts:
+        if timer is None:
+            return choose(view, spec.level, rng, samples=spec.samples)
+        return choose(view, spec.level, rng, samples=spec.samples, budget_ns=spec.budget_ns, clock=timer)
+    found = ismcts_search(view, rng, spec.samples, spec.budget_ns, timer)
+    if found.iterations:
+        iterations.append(found.iterations)
+    return found.action
 
 
 def _apply(match: Match, action: Action, now: int, result: MatchResult) -> list[object]:
@@ -182,6 +206,14 @@ def summary(sides: tuple[BotSpec, BotSpec], results: Sequence[MatchResult]) -> s
                 f"p90 {percentile(times, 0.9) / NS_PER_MS:.2f}, p99 {percentile(times, 0.99) / NS_PER_MS:.2f}, "
                 f"max {max(ms):.2f}, mean {statistics.fmean(ms):.2f} over {len(times)}"
             )
+    for side in (0, 1):
+        counts = [c for r in results for c in r.iterations[side]]
+        if counts:
+            lines.append(
+                f"{sides[side].name} iterations per searched decision: p10 {percentile(counts, 0.1):.0f}, "
+                f"p50 {percentile(counts, 0.5):.0f}, p90 {percentile(counts, 0.9):.0f}, "
+                f"mean {statistics.fmean(counts):.0f} over {len(counts)}"
+            )
     return "\n".join(lines)
 
 
@@ -197,10 +229,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples-a", type=int, default=None, help="level 4: fixed samples for side a")
     parser.add_argument("--samples-b", type=int, default=None, help="level 4: fixed samples for side b")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
+    parser.add_argument("--ismcts-a", action="store_true", help="side a (level 4) searches with information-set MCTS")
+    parser.add_argument("--ismcts-b", action="store_true", help="side b (level 4) searches with information-set MCTS")
     parser.add_argument("--progress", action="store_true", help="print the figures every 20 matches")
     args = parser.parse_args(argv)
+    if (args.ismcts_a and args.a != 4) or (args.ismcts_b and args.b != 4):
+        parser.error("--ismcts-a / --ismcts-b need level 4 on that side")
     budget = None if args.budget_ms is None else int(args.budget_ms * NS_PER_MS)
-    sides = (BotSpec(args.a, args.samples_a, budget), BotSpec(args.b, args.samples_b, budget))
+    sides = (BotSpec(args.a, args.samples_a, budget, args.ismcts_a), BotSpec(args.b, args.samples_b, budget, args.ismcts_b))
     report = (lambda text: print(text + "\n", flush=True)) if args.progress else None
     results = run(sides, args.matches, args.seed, time.perf_counter_ns, report)
     print(summary(sides, results))

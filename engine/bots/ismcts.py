@@ -8,7 +8,9 @@ its parent's visits), adds one node, plays the rest of the round out with level-
 (``Match.play_out_round``) and backs the round's value up: from the deciding seat's view at its own
 moves, negated at the other player's. The root offers level 4's ``candidates`` (so the auction is
 searched the same way); below it every legal action, the auction limited to decline / accept and the
-smallest bid that does not lose the match on the spot. The most visited root action is chosen.
+smallest bid that does not lose the match on the spot. The most visited root action is chosen;
+the search stops as soon as no other root action could catch up with its visits in the iterations
+left (estimated from the pace so far when a clock bounds the work).
 
 Reward: the round's points for the deciding seat (a won or lost match ``MATCH_VALUE``), divided
 by ``REWARD_SCALE`` and clipped to [-1, 1] (see ``reward``).
@@ -40,6 +42,8 @@ MIN_ITERATIONS = 8
 """With a budget, fewer iterations than this (or than two per root action) fall back to level 3."""
 EXPLORATION = 0.7
 """UCB's exploration constant, for rewards in [-1, 1]."""
+STOP_CHECK_EVERY = 16
+"""Iterations between two checks whether the most visited root action can still be caught up."""
 REWARD_SCALE = 40.0
 """Points that count as a whole unit of reward (a round's swing of this many points or more, or a
 decided match, is clipped to ±1)."""
@@ -126,8 +130,11 @@ def ismcts_search(
     iterations: int | None = None,
     budget_ns: int | None = None,
     clock: Callable[[], int] | None = None,
+    *,
+    stop_early: bool = True,
 ) -> IsmctsResult:
-    """``ismcts``'s choice together with the number of iterations it searched."""
+    """``ismcts``'s choice together with the number of iterations it searched; ``stop_early=False``
+    uses all the work even when the choice can no longer change."""
     if not view.legal or view.phase is Phase.READY or view.phase is Phase.MATCH_OVER:
         raise BotError(NOTHING_TO_DECIDE, seat=view.seat)
     if isinstance(view.legal[0], Reveal):
@@ -136,21 +143,32 @@ def ismcts_search(
     if len(options) == 1:
         return IsmctsResult(options[0], 0)
     know = Knowledge.of(view)
-    deadline: int | None = None
+    started = deadline = 0
+    timed = iterations is None and clock is not None
     if iterations is None:
         if clock is None:
             iterations = DEFAULT_ITERATIONS
         else:
-            deadline = clock() + (DEFAULT_BUDGET_NS if budget_ns is None else budget_ns)
+            started = clock()
+            deadline = started + (DEFAULT_BUDGET_NS if budget_ns is None else budget_ns)
     limit = MAX_ITERATIONS if iterations is None else iterations
     root = Node(None, view.other)
     done = 0
+    now = started
     while done < limit:
-        if deadline is not None and clock is not None and clock() >= deadline:
-            break
+        if timed and clock is not None:
+            now = clock()
+            if now >= deadline:
+                break
         iterate(root, view, rng, know, options)
         done += 1
-    if deadline is not None and done < max(MIN_ITERATIONS, 2 * len(options)):
+        if stop_early and done % STOP_CHECK_EVERY == 0:
+            left = limit - done
+            if timed and now > started:
+                left = min(left, done * (deadline - now) // (now - started))
+            if decided(root, left):
+                break
+    if timed and done < max(MIN_ITERATIONS, 2 * len(options)):
         fallback = heuristic_auction(view) if view.auction is not None else heuristic_play(view, rng, know)
         return IsmctsResult(fallback, done)
     return IsmctsResult(most_visited(root, options), done)
@@ -192,6 +210,17 @@ def iterate(root: Node, view: PlayerView, rng: random.Random, know: Knowledge, o
     for visited in path:
         visited.visits += 1
         visited.total += r if visited.player == seat else -r
+
+
+def decided(root: Node, left: int) -> bool:
+    """Whether the most visited root action is more than ``left`` visits ahead of every other one."""
+    first = second = 0
+    for child in root.children.values():
+        if child.visits > first:
+            first, second = child.visits, first
+        elif child.visits > second:
+            second = child.visits
+    return first - second > left
 
 
 def most_visited(root: Node, options: list[Action]) -> Action:

@@ -53,7 +53,7 @@ def test_it_returns_a_legal_action_in_every_phase() -> None:
         assert result.action in view.legal
         if isinstance(result.action, Bid):
             assert view.auction is not None and view.auction.cost(view.seat, result.action.amount) < view.balances[view.seat]
-        assert result.iterations == (40 if len(candidates(view)) > 1 else 0)
+        assert 0 < result.iterations <= 40 if len(candidates(view)) > 1 else result.iterations == 0
         searched += result.iterations > 0
         phases.add(view.phase)
     assert phases >= {Phase.PLAY, Phase.AUCTION} and searched > 20
@@ -94,9 +94,11 @@ def test_fixed_iterations_never_read_the_clock_and_a_budget_stops_it() -> None:
         clock = counting_clock(NS_PER_MS, calls)
         ismcts(view, random.Random(1), iterations=12, clock=clock)
         assert calls == [], "fixed iterations never read the clock"
-        result = ismcts_search(view, random.Random(1), budget_ns=50 * NS_PER_MS, clock=clock)
+        result = ismcts_search(view, random.Random(1), budget_ns=50 * NS_PER_MS, clock=clock, stop_early=False)
         assert result.iterations == 49 and len(calls) == 51, "one reading for the deadline, one per iteration"
         calls.clear()
+        result = ismcts_search(view, random.Random(1), budget_ns=50 * NS_PER_MS, clock=clock)
+        assert result.iterations <= 49 and len(calls) <= result.iterations + 2
         assert ismcts_search(view, random.Random(1), budget_ns=3 * NS_PER_MS, clock=clock).iterations == 2
         fallback = ismcts_search(view, random.Random(1), budget_ns=NS_PER_MS // 2, clock=clock)
         assert fallback.iterations == 0
@@ -105,11 +107,22 @@ def test_fixed_iterations_never_read_the_clock_and_a_budget_stops_it() -> None:
     assert checked > 10
 
 
+def test_stopping_once_the_most_visited_action_cannot_be_caught_up_changes_no_choice() -> None:
+    stopped = 0
+    for view in positions(5, 40):
+        early = ismcts_search(view, random.Random(3), iterations=160)
+        full = ismcts_search(view, random.Random(3), iterations=160, stop_early=False)
+        assert early.action == full.action and early.iterations <= full.iterations
+        stopped += early.iterations < full.iterations
+    assert stopped > 0
+
+
 def test_a_clock_that_stops_cannot_keep_it_searching(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.modules["engine.bots.ismcts"], "MAX_ITERATIONS", 25)
     for view in positions(4, 20):
         if len(candidates(view)) > 1:
-            assert ismcts_search(view, random.Random(1), budget_ns=NS_PER_MS, clock=lambda: 0).iterations == 25
+            result = ismcts_search(view, random.Random(1), budget_ns=NS_PER_MS, clock=lambda: 0, stop_early=False)
+            assert result.iterations == 25
             return
     pytest.fail("no decision with a choice met")
 

@@ -11,7 +11,20 @@ from collections.abc import Callable, Iterator
 import pytest
 from test_engine_bots import _replay, _twin_deal, bot_moves
 
-from engine import NS_PER_MS, Accept, Bid, Deal, Decline, Match, MatchConfig, Phase, PlayerView, Start, shuffle_deal
+from engine import (
+    NS_PER_MS,
+    Accept,
+    Bid,
+    BotError,
+    Deal,
+    Decline,
+    Match,
+    MatchConfig,
+    Phase,
+    PlayerView,
+    Start,
+    shuffle_deal,
+)
 from engine.bots import choose
 from engine.bots.arena import BotSpec, main, run, summary
 from engine.bots.ismcts import ismcts, ismcts_search, tree_actions
@@ -177,3 +190,24 @@ def test_the_arena_plays_an_ismcts_side_legally_and_reports_its_iterations(capsy
     with pytest.raises(SystemExit):
         main(["--a", "3", "--b", "2", "--ismcts-a"])
     capsys.readouterr()
+
+
+def test_a_hand_over_reveals_and_a_seat_with_nothing_to_decide_is_refused() -> None:
+    rng = random.Random(14)
+    match = Match(MatchConfig(handover=True))
+    match.apply(Start(None, shuffle_deal(rng)), 0)
+    now = 0
+    revealed = 0
+    while len(match.round_history()) < 8 and match.to_act is not None:
+        now += NS_PER_MS
+        seat = match.to_act
+        view = PlayerView.of(match, seat, now)
+        action = ismcts(view, random.Random(now), iterations=20)
+        assert action in view.legal
+        if match.phase is Phase.HANDOVER:
+            assert type(action).__name__ == "Reveal"
+            revealed += 1
+        with pytest.raises(BotError):
+            ismcts(PlayerView.of(match, 1 - seat, now), random.Random(1), iterations=20)
+        match.apply(action, now)
+    assert revealed >= 3

@@ -36,6 +36,32 @@ NO_POINT = -1
 """Point index meaning "no point": the opening tile."""
 
 
+def _join(t: int, p: int) -> tuple[int, int, int] | None:
+    """Placing tile index ``t`` at point index ``p``: (the tile's joined slot, the point it opens, what
+    that point adds to the end count), or None when the tile does not match the point."""
+    low, high = TILE_HALVES[t]
+    value = POINT_VALUE[p]
+    if value != low and value != high:
+        return None
+    if low == high:
+        joined, opens = S_LINE_A, S_LINE_B
+    elif value == low:
+        joined, opens = S_LOW, S_HIGH
+    else:
+        joined, opens = S_HIGH, S_LOW
+    return joined, t * 6 + opens, POINT_SCORE[t * 6 + opens]
+
+
+_JOIN: tuple[tuple[tuple[int, int, int] | None, ...], ...] = tuple(
+    tuple(_join(t, p) for p in range(len(POINTS))) for t in range(len(ALL_TILES))
+)
+"""``_join`` by tile index, then point index."""
+_LINE_PARTNER: tuple[int, ...] = tuple(
+    p + 1 if p % 6 == S_LINE_A else p - 1 if p % 6 == S_LINE_B else -1 for p in range(len(POINTS))
+)
+"""For a line point (lineA / lineB, which only doubles have), the index of the same tile's other line; else -1."""
+
+
 class Placement(NamedTuple):
     """One placed tile: where it was attached (None for the opening tile) and by which of its slots."""
 
@@ -194,47 +220,45 @@ class Layout:
 
     def place_index(self, t: int, p: int) -> int:
         """``place`` by indices, for a placement that ``check_index`` has accepted."""
-        low, high = TILE_HALVES[t]
-        base = t * 6
-        opened = self._open
         if p == NO_POINT:
-            if low == high:
-                self._spinner = t
-                opened.add(base + S_LINE_A)
-                opened.add(base + S_LINE_B)
+            return self._open_with(t)
+        opened = self._open
+        opened.remove(p)
+        joined, new, total = _JOIN[t][p]  # type: ignore[misc]  # a matching point: never None
+        opened.add(new)
+        spinner = self._spinner
+        if _LINE_PARTNER[p] >= 0 and p // 6 == spinner:  # one of the spinner's lines closes
+            if _LINE_PARTNER[p] in opened:
+                total += POINT_SCORE[p]  # the other line is still open: the spinner still counts
             else:
-                opened.add(base + S_LOW)
-                opened.add(base + S_HIGH)
-            self._placed.append((t, NO_POINT, -1))
-        else:
-            opened.remove(p)
-            if low == high:
-                if self._spinner < 0:
-                    self._spinner = t
-                joined = S_LINE_A
-                opened.add(base + S_LINE_B)
-            elif POINT_VALUE[p] == low:
-                joined = S_LOW
-                opened.add(base + S_HIGH)
-            else:
-                joined = S_HIGH
-                opened.add(base + S_LOW)
-            self._placed.append((t, p, joined))
-            spinner_base = self._spinner * 6  # negative without a spinner: no point matches below
-            line_a = spinner_base + S_LINE_A
-            line_b = spinner_base + S_LINE_B
-            if (p == line_a and line_b not in opened) or (p == line_b and line_a not in opened):
-                opened.add(spinner_base + S_BRANCH_A)  # both of the spinner's lines are taken now
-                opened.add(spinner_base + S_BRANCH_B)
+                opened.add(p - p % 6 + S_BRANCH_A)  # both lines are taken now: the branches open
+                opened.add(p - p % 6 + S_BRANCH_B)
+        elif spinner < 0 and new % 6 == S_LINE_B:
+            self._spinner = t  # the first double
+        self._placed.append((t, p, joined))
         self.open_indices = ordered = sorted(opened)
-        mask = total = 0
+        mask = 0
         for q in ordered:
             mask |= POINT_BIT[q]
-            total += POINT_SCORE[q]
-        spinner_base = self._spinner * 6
-        if spinner_base + S_LINE_A in opened and spinner_base + S_LINE_B in opened:
-            total -= POINT_SCORE[spinner_base + S_LINE_A]  # an open spinner counts its halves once
         self.open_values_mask = mask
+        total += self._end_count - POINT_SCORE[p]
+        self._end_count = total
+        return total
+
+    def _open_with(self, t: int) -> int:
+        """Place the opening tile ``t``; returns the end count."""
+        low, high = TILE_HALVES[t]
+        base = t * 6
+        if low == high:
+            self._spinner = t
+            self._open.update((base + S_LINE_A, base + S_LINE_B))
+            total = 2 * low  # an open spinner counts its halves once
+        else:
+            self._open.update((base + S_LOW, base + S_HIGH))
+            total = low + high
+        self._placed.append((t, NO_POINT, -1))
+        self.open_indices = sorted(self._open)
+        self.open_values_mask = (1 << low) | (1 << high)
         self._end_count = total
         return total
 
@@ -261,7 +285,7 @@ class Layout:
         other = Layout.__new__(Layout)
         other._placed = list(self._placed)
         other._open = set(self._open)
-        other.open_indices = list(self.open_indices)
+        other.open_indices = self.open_indices  # replaced, never changed in place
         other.open_values_mask = self.open_values_mask
         other._spinner = self._spinner
         other._end_count = self._end_count

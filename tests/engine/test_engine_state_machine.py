@@ -181,6 +181,15 @@ class MatchMachine(RuleBasedStateMachine):
         assert layout.end_count == sum(v for _, v in layout.scoring_ends())
 
     @invariant()
+    def open_values_mask_matches_the_open_points(self) -> None:
+        layout = self.match.layout
+        mask = 0
+        for _, value in layout.open_points():
+            mask |= 1 << value
+        assert layout.open_values_mask == mask
+        assert layout.open_indices == sorted(layout.open_indices)
+
+    @invariant()
     def only_one_clock_runs(self) -> None:
         m = self.match
         if m.clock_running is not None:

@@ -56,10 +56,12 @@ class MatchClock:
         if running is not None:
             used = now_ns - self._started_ns - self.delay_ns
             if used <= 0:
-                used = 0
-            elif used > self._banks[running]:
-                used = self._banks[running]
-            self._banks[running] -= used
+                used = 0  # within the delay: the bank is not touched
+            else:
+                banks = self._banks
+                if used > banks[running]:
+                    used = banks[running]
+                banks[running] -= used
         self._running = player
         self._started_ns = now_ns
         self.deadline = now_ns + self.delay_ns + self._banks[player]

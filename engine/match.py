@@ -238,6 +238,9 @@ _PLAY_AT = (_play_table(0), _play_table(1))
 _OPENING_PLAY = tuple(tuple(Play(player, t, None) for t in ALL_TILES) for player in PLAYERS)
 _DRAW = (Draw(0), Draw(1))
 _PASS = (Pass(0), Pass(1))
+_ONLY_DRAW = ((_DRAW[0],), (_DRAW[1],))
+_ONLY_PASS = ((_PASS[0],), (_PASS[1],))
+"""The legal actions when nothing fits: shared, so that a draw or pass can tell it was listed as legal."""
 _DECLINE = (Decline(0), Decline(1))
 _ACCEPT = (Accept(0), Accept(1))
 _REVEAL = (Reveal(0), Reveal(1))
@@ -275,7 +278,12 @@ class Match:
         """Tile indices, kept sorted."""
         self._boneyard: list[int] = []
         self._layout = Layout()
-        self._to_act: int | None = None
+        self.to_act: int | None = None
+        """The player who must act next (in a hand-over: who must reveal), or None.
+
+        Read only: the match changes it (a plain attribute, not a property, for the speed of the
+        loops that ask it before every command).
+        """
         self._opening_tile = -1
         """Index of the tile a ranked opening must use, or -1."""
         self._drawn = -1
@@ -304,11 +312,6 @@ class Match:
     def round(self) -> int:
         """The number of the current (or last finished) round; 0 before the first Start."""
         return self._round
-
-    @property
-    def to_act(self) -> int | None:
-        """The player who must act next (in a hand-over: who must reveal), or None."""
-        return self._to_act
 
     @property
     def balances(self) -> tuple[int, int]:
@@ -463,7 +466,7 @@ class Match:
     def must_pass(self) -> bool:
         """Whether the player to act can only pass on this turn of play: no tile in hand fits and the
         boneyard is empty (in play, or in the hand-over before that turn)."""
-        player = self._to_act
+        player = self.to_act
         if player is None:
             return False
         if self._phase is _PLAY:
@@ -474,7 +477,7 @@ class Match:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
-        player = self._to_act
+        player = self.to_act
         if phase is _PLAY:
             assert player is not None
             hand = self._hands[player]
@@ -500,7 +503,7 @@ class Match:
                             plays.append(action)
             if plays:
                 return tuple(plays)
-            return (_DRAW[player],) if self._boneyard else (_PASS[player],)
+            return _ONLY_DRAW[player] if self._boneyard else _ONLY_PASS[player]
         if phase is _AUCTION:
             assert player is not None and self._auction is not None
             a = self._auction
@@ -544,8 +547,9 @@ class Match:
         """
         if type(now_ns) is not int:
             raise Malformed(NOT_A_TIME, now=now_ns)
-        if self._last_ns is not None and now_ns < self._last_ns:
-            raise Malformed(OUT_OF_ORDER, now=now_ns, last=self._last_ns)
+        last_ns = self._last_ns
+        if last_ns is not None and now_ns < last_ns:
+            raise Malformed(OUT_OF_ORDER, now=now_ns, last=last_ns)
         events: list[Event] = []
         deadline = self._clock.deadline
         if deadline is not None and now_ns >= deadline:
@@ -608,7 +612,7 @@ class Match:
     def _reveal(self, action: Reveal, now_ns: int, events: list[Event]) -> None:
         if self._phase is not _HANDOVER:
             raise WrongPhase(NO_HANDOVER)
-        if action.player != self._to_act:
+        if action.player != self.to_act:
             raise NotYourTurn(OTHER_PLAYER_REVEALS)
         assert self._after_reveal is not None
         self._phase = self._after_reveal
@@ -617,17 +621,15 @@ class Match:
 
     def _play(self, action: Play, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        if self._phase is not _PLAY or player != self._to_act:
+        if self._phase is not _PLAY or player != self.to_act:
             self._check_turn(player, _PLAY)
         t = action.tile_index  # a Play always names one of the 28 tiles
         hand = self._hands[player]
         if t not in hand:
             raise IllegalPlay(NOT_IN_HAND, tile=action.tile)
-        if self._drawn >= 0 and t != self._drawn:
-            raise MustPlayDrawn(MUST_PLAY_DRAWN, tile=ALL_TILES[self._drawn])
+        if self._drawn >= 0 or self._opening_tile >= 0:
+            self._check_required_tile(t)
         layout = self._layout
-        if self._opening_tile >= 0 and t != self._opening_tile:
-            raise IllegalPlay(RANKED_OPENING, tile=ALL_TILES[self._opening_tile])
         p = action.point_index
         if p < 0 or p not in layout.open_indices or not (TILE_MASK[t] & POINT_BIT[p]):
             layout.check_index(t, p)  # the opening tile, or a refusal with its reason
@@ -638,26 +640,30 @@ class Match:
         self._opening_tile = self._drawn = -1
         self._passes = 0
         self._last_actor = player
-        # the player's decision ends here: charged by _end, by the stop below, or by _begin
-        if count > 0 and count % 5 == 0:
+        # the player's decision ends here: charged by _end, by the stop below, or by the switch
+        if count % 5 == 0 and count > 0:
             self._transfer(1 - player, player, count, TransferReason.SCORE, now_ns, events)
             if self._outcome is not None:
                 return
         if not hand:
             self._clock.stop(now_ns)
             self._phase = _READY
-            self._to_act = None
+            self.to_act = None
             self._jockey = player
             events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
-        else:
+        elif self._handover:
             self._begin(1 - player, now_ns, _PLAY)
+        else:
+            self.to_act = 1 - player  # _begin without a hand-over: the phase stays
+            self._clock.switch(1 - player, now_ns)
 
     def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        self._check_turn(player, _PLAY)
-        self._check_nothing_fits(player, CannotDraw, CANNOT_DRAW_NOW)
-        if not self._boneyard:
-            raise CannotDraw(BONEYARD_EMPTY)
+        if self._legal is not _ONLY_DRAW[player]:  # else listed as the only legal action just now
+            self._check_turn(player, _PLAY)
+            self._check_nothing_fits(player, CannotDraw, CANNOT_DRAW_NOW)
+            if not self._boneyard:
+                raise CannotDraw(BONEYARD_EMPTY)
         drawn = self._boneyard.pop(0)
         insort(self._hands[player], drawn)
         self._history.append((player, K_DRAW, drawn, -1))
@@ -666,10 +672,11 @@ class Match:
 
     def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
         player = action.player
-        self._check_turn(player, _PLAY)
-        self._check_nothing_fits(player, CannotPass, CANNOT_PASS_NOW)
-        if self._boneyard:
-            raise CannotPass(DRAW_FIRST)
+        if self._legal is not _ONLY_PASS[player]:  # else listed as the only legal action just now
+            self._check_turn(player, _PLAY)
+            self._check_nothing_fits(player, CannotPass, CANNOT_PASS_NOW)
+            if self._boneyard:
+                raise CannotPass(DRAW_FIRST)
         self._last_actor = player
         self._history.append((player, K_PASS, -1, -1))
         self._passes += 1
@@ -728,8 +735,15 @@ class Match:
             if self._phase is _HANDOVER and self._after_reveal is phase:
                 raise WrongPhase(REVEAL_FIRST)
             raise WrongPhase(WRONG_PHASE, phase=self._phase.value)
-        if player != self._to_act:
+        if player != self.to_act:
             raise NotYourTurn(NOT_YOUR_TURN)
+
+    def _check_required_tile(self, t: int) -> None:
+        """Refuse playing tile index ``t`` when a drawn tile must be played, or the ranked opening's tile."""
+        if self._drawn >= 0 and t != self._drawn:
+            raise MustPlayDrawn(MUST_PLAY_DRAWN, tile=ALL_TILES[self._drawn])
+        if self._opening_tile >= 0 and t != self._opening_tile:
+            raise IllegalPlay(RANKED_OPENING, tile=ALL_TILES[self._opening_tile])
 
     def _check_auction_turn(self, player: int) -> Auction:
         self._check_turn(player, _AUCTION)
@@ -753,7 +767,7 @@ class Match:
         On a shared screen a change of player goes through a hand-over (no clock runs until the
         reveal); otherwise the new decision's clock starts at once.
         """
-        self._to_act = player
+        self.to_act = player
         if self._handover and player != self._last_actor:
             self._clock.stop(now_ns)
             self._phase = _HANDOVER
@@ -783,7 +797,7 @@ class Match:
     def _settle_blocked(self, now_ns: int, events: list[Event]) -> None:
         pips = self.pip_totals()
         self._phase = _READY
-        self._to_act = None
+        self.to_act = None
         self._jockey = None
         events.append(RoundEnded(self._round, True, None, pips, now_ns))
         if pips[0] != pips[1]:
@@ -802,7 +816,7 @@ class Match:
         self._clock.stop(now_ns)
         self._outcome = outcome
         self._phase = _MATCH_OVER
-        self._to_act = None
+        self.to_act = None
         self._after_reveal = None
         self._drawn = -1
         self._legal = None
@@ -831,7 +845,7 @@ class Match:
         m._hands = [list(self._hands[0]), list(self._hands[1])]
         m._boneyard = list(self._boneyard)
         m._layout = self._layout.copy()
-        m._to_act = self._to_act
+        m.to_act = self.to_act
         m._opening_tile = self._opening_tile
         m._drawn = self._drawn
         m._passes = self._passes
@@ -858,18 +872,19 @@ class Match:
         """
         now = self._last_ns or 0
         while self._phase is _AUCTION and self._outcome is None:
-            player = self._to_act
+            player = self.to_act
             assert player is not None and self._auction is not None
             action: Action = _DECLINE[player] if self._auction.bid is None else _ACCEPT[player]
             _HANDLERS[type(action)](self, action, now, [])
-        if self._phase is not _PLAY or self._to_act is None:
+            self._legal = None
+        if self._phase is not _PLAY or self.to_act is None:
             return
         events: list[Event] = []
         hands = self._hands
         boneyard = self._boneyard
         layout = self._layout
         count_after = layout.count_after_index
-        player = self._to_act
+        player = self.to_act
         assert player is not None
         while True:
             hand = hands[player]
@@ -934,7 +949,7 @@ class Match:
                 self._jockey = player
                 break
             player = 1 - player
-        self._to_act = None if self._phase is not _PLAY else player
+        self.to_act = None if self._phase is not _PLAY else player
         self._legal = None
 
     @classmethod
@@ -967,7 +982,7 @@ class Match:
         m._hands[other] = sorted(theirs)
         m._boneyard = rest
         m._layout = layout
-        m._to_act = view.to_act
+        m.to_act = view.to_act
         m._ranked = view.ranked
         if view.ranked and layout.is_empty and m._hands[0] and m._hands[1]:
             m._opening_tile = _ranked_opener_index(m._hands)[1]
@@ -1015,7 +1030,7 @@ class Match:
             "hands": [[str(ALL_TILES[t]) for t in h] for h in self._hands],
             "boneyard": [str(ALL_TILES[t]) for t in self._boneyard],
             "layout": self._layout.to_list(),
-            "to_act": self._to_act,
+            "to_act": self.to_act,
             "opening_tile": None if self._opening_tile < 0 else str(ALL_TILES[self._opening_tile]),
             "drawn": None if self._drawn < 0 else str(ALL_TILES[self._drawn]),
             "passes": self._passes,
@@ -1046,7 +1061,7 @@ class Match:
             m._hands = [sorted(TILE_INDEX[Tile.parse(t)] for t in h) for h in data["hands"]]
             m._boneyard = [TILE_INDEX[Tile.parse(t)] for t in data["boneyard"]]
             m._layout = Layout.from_list(data["layout"])
-            m._to_act = data["to_act"]
+            m.to_act = data["to_act"]
             m._opening_tile = -1 if data["opening_tile"] is None else TILE_INDEX[Tile.parse(data["opening_tile"])]
             m._drawn = -1 if data["drawn"] is None else TILE_INDEX[Tile.parse(data["drawn"])]
             m._passes = int(data["passes"])

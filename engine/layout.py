@@ -7,6 +7,7 @@ RULES.md §4. Internally tiles and points are small integers (see the index tabl
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import NamedTuple
 
 from .errors import NO_MATCH, NOT_OPEN_POINT, OPENS_LAYOUT, SAY_WHERE, UNKNOWN_TILE, IllegalPlay, UnknownTile
@@ -73,17 +74,16 @@ class Placement(NamedTuple):
 class Layout:
     """The tiles on the table, in the order they were placed."""
 
-    __slots__ = ("_end_count", "_open", "_placed", "_spinner", "open_indices", "open_values_mask")
+    __slots__ = ("_end_count", "_placed", "_spinner", "open_indices", "open_values_mask")
 
     def __init__(self) -> None:
         self._placed: list[tuple[int, int, int]] = []
         """(tile index, point index or NO_POINT, joined slot index or -1) in placing order."""
-        self._open: set[int] = set()
         self.open_indices: list[int] = []
         """The available points' indices in POINTS, ascending (the order of ``open_points``).
 
         Read only: the match's fast paths read it (an attribute, not a property, for their speed);
-        only the layout's own methods change it. Empty exactly before the opening: every placement
+        only the layout's own methods change it, in place. Empty exactly before the opening: every placement
         closes one point and opens at least one, and the opening tile opens two.
         """
         self.open_values_mask = 0
@@ -134,7 +134,7 @@ class Layout:
     def value_at(self, point: Point) -> int | None:
         """The value a tile must match at ``point``, or None if the point is not available."""
         p = POINT_INDEX.get(point)
-        return None if p is None or p not in self._open else POINT_VALUE[p]
+        return None if p is None or p not in self.open_indices else POINT_VALUE[p]
 
     def scoring_ends(self) -> list[tuple[Point, int]]:
         """The ends that count towards the end count, each with what it adds, sorted by point."""
@@ -178,10 +178,10 @@ class Layout:
         total = self._end_count
         spinner_base = self._spinner * 6
         if p == spinner_base + S_LINE_A:
-            if spinner_base + S_LINE_B not in self._open:
+            if spinner_base + S_LINE_B not in self.open_indices:
                 total -= POINT_SCORE[p]  # the spinner's last open line closes
         elif p == spinner_base + S_LINE_B:
-            if spinner_base + S_LINE_A not in self._open:
+            if spinner_base + S_LINE_A not in self.open_indices:
                 total -= POINT_SCORE[p]
         else:
             total -= POINT_SCORE[p]
@@ -206,7 +206,7 @@ class Layout:
             return
         if p == NO_POINT:
             raise IllegalPlay(SAY_WHERE, tile=ALL_TILES[t])
-        if p not in self._open:
+        if p not in self.open_indices:
             raise IllegalPlay(NOT_OPEN_POINT)
         value = POINT_VALUE[p]
         low, high = TILE_HALVES[t]
@@ -222,21 +222,20 @@ class Layout:
         """``place`` by indices, for a placement that ``check_index`` has accepted."""
         if p == NO_POINT:
             return self._open_with(t)
-        opened = self._open
-        opened.remove(p)
+        ordered = self.open_indices
+        ordered.remove(p)
         joined, new, total = _JOIN[t][p]  # type: ignore[misc]  # a matching point: never None
-        opened.add(new)
+        insort(ordered, new)
         spinner = self._spinner
         if _LINE_PARTNER[p] >= 0 and p // 6 == spinner:  # one of the spinner's lines closes
-            if _LINE_PARTNER[p] in opened:
+            if _LINE_PARTNER[p] in ordered:
                 total += POINT_SCORE[p]  # the other line is still open: the spinner still counts
             else:
-                opened.add(p - p % 6 + S_BRANCH_A)  # both lines are taken now: the branches open
-                opened.add(p - p % 6 + S_BRANCH_B)
+                insort(ordered, p - p % 6 + S_BRANCH_A)  # both lines are taken now: the branches open
+                insort(ordered, p - p % 6 + S_BRANCH_B)
         elif spinner < 0 and new % 6 == S_LINE_B:
             self._spinner = t  # the first double
         self._placed.append((t, p, joined))
-        self.open_indices = ordered = sorted(opened)
         mask = 0
         for q in ordered:
             mask |= POINT_BIT[q]
@@ -251,13 +250,12 @@ class Layout:
         base = t * 6
         if low == high:
             self._spinner = t
-            self._open.update((base + S_LINE_A, base + S_LINE_B))
+            self.open_indices.extend((base + S_LINE_A, base + S_LINE_B))
             total = 2 * low  # an open spinner counts its halves once
         else:
-            self._open.update((base + S_LOW, base + S_HIGH))
+            self.open_indices.extend((base + S_HIGH, base + S_LOW))  # in slot name order
             total = low + high
         self._placed.append((t, NO_POINT, -1))
-        self.open_indices = sorted(self._open)
         self.open_values_mask = (1 << low) | (1 << high)
         self._end_count = total
         return total
@@ -284,8 +282,7 @@ class Layout:
         """An independent copy."""
         other = Layout.__new__(Layout)
         other._placed = list(self._placed)
-        other._open = set(self._open)
-        other.open_indices = self.open_indices  # replaced, never changed in place
+        other.open_indices = list(self.open_indices)
         other.open_values_mask = self.open_values_mask
         other._spinner = self._spinner
         other._end_count = self._end_count

@@ -19,14 +19,14 @@ class MatchClock:
     ``deadline`` (a plain attribute, for the speed of the check that every command makes).
     """
 
-    __slots__ = ("_banks", "_running", "_started_ns", "deadline", "delay_ns")
+    __slots__ = ("_banks", "_delay_end", "_running", "deadline", "delay_ns")
 
     def __init__(self, banks_ns: tuple[int, int], delay_ns: int) -> None:
         self._banks = [int(banks_ns[0]), int(banks_ns[1])]
         self.delay_ns = int(delay_ns)
         self._running: int | None = None
-        self._started_ns = 0
-        """When the running decision began (meaningless while none runs)."""
+        self._delay_end = 0
+        """When the running decision's delay ends: its start plus the delay (meaningless while none runs)."""
         self.deadline: int | None = None
         """The instant the running player loses on time, or None when no clock runs (read only)."""
 
@@ -38,13 +38,13 @@ class MatchClock:
     @property
     def started_ns(self) -> int | None:
         """When the running decision began (its fresh delay started), or None."""
-        return None if self._running is None else self._started_ns
+        return None if self._running is None else self._delay_end - self.delay_ns
 
     def start(self, player: int, now_ns: int) -> None:
         """Begin a new decision for ``player`` at ``now_ns`` with a fresh delay (none may be running)."""
         self._running = player
-        self._started_ns = now_ns
-        self.deadline = now_ns + self.delay_ns + self._banks[player]
+        end = self._delay_end = now_ns + self.delay_ns
+        self.deadline = end + self._banks[player]
 
     def switch(self, player: int, now_ns: int) -> int:
         """``stop`` the running decision (if any) at ``now_ns``, then ``start`` one for ``player``.
@@ -53,25 +53,22 @@ class MatchClock:
         """
         used = 0
         running = self._running
-        if running is not None:
-            used = now_ns - self._started_ns - self.delay_ns
-            if used <= 0:
-                used = 0  # within the delay: the bank is not touched
-            else:
-                banks = self._banks
-                if used > banks[running]:
-                    used = banks[running]
-                banks[running] -= used
+        if running is not None and now_ns > self._delay_end:  # else within the delay: no charge
+            used = now_ns - self._delay_end
+            banks = self._banks
+            if used > banks[running]:
+                used = banks[running]
+            banks[running] -= used
         self._running = player
-        self._started_ns = now_ns
-        self.deadline = now_ns + self.delay_ns + self._banks[player]
+        end = self._delay_end = now_ns + self.delay_ns
+        self.deadline = end + self._banks[player]
         return used
 
     def used_ns(self, now_ns: int) -> int:
         """Bank time the running decision has used by ``now_ns`` (0 within the delay)."""
         if self._running is None:
             return 0
-        over = now_ns - self._started_ns - self.delay_ns
+        over = now_ns - self._delay_end
         if over <= 0:
             return 0
         bank = self._banks[self._running]
@@ -82,7 +79,7 @@ class MatchClock:
         player = self._running
         if player is None:
             return 0
-        used = now_ns - self._started_ns - self.delay_ns
+        used = now_ns - self._delay_end
         if used <= 0:
             used = 0
         elif used > self._banks[player]:
@@ -98,7 +95,7 @@ class MatchClock:
         other._banks = list(self._banks)
         other.delay_ns = self.delay_ns
         other._running = self._running
-        other._started_ns = self._started_ns
+        other._delay_end = self._delay_end
         other.deadline = self.deadline
         return other
 
@@ -122,7 +119,7 @@ class MatchClock:
         """What is left of the running decision's delay at ``now_ns`` (0 when none runs)."""
         if self._running is None:
             return 0
-        left = self._started_ns + self.delay_ns - now_ns
+        left = self._delay_end - now_ns
         if left <= 0:
             return 0
         return left if left < self.delay_ns else self.delay_ns

@@ -194,6 +194,8 @@ _RANK: tuple[int, ...] = tuple(
     sorted(range(len(ALL_TILES)), key=lambda i: _opening_rank(ALL_TILES[i])).index(i) for i in range(len(ALL_TILES))
 )
 """Each tile index's place in the ranked-opening order (higher opens first)."""
+_BY_RANK: tuple[int, ...] = tuple(sorted(range(len(ALL_TILES)), key=_RANK.__getitem__, reverse=True))
+"""The tile indices in ranked-opening order, the [6|6] that opens first first."""
 
 
 def opening_rank_index(t: int) -> int:
@@ -216,10 +218,13 @@ def ranked_opener(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:
 
 def _ranked_opener_index(hands: list[list[int]]) -> tuple[int, int]:
     """``ranked_opener`` for hands of tile indices: (player, tile index)."""
-    rank = _RANK.__getitem__
-    best0 = max(hands[0], key=rank)
-    best1 = max(hands[1], key=rank)
-    return (0, best0) if _RANK[best0] > _RANK[best1] else (1, best1)
+    first, second = hands
+    for t in _BY_RANK:
+        if t in first:
+            return 0, t
+        if t in second:
+            return 1, t
+    raise Malformed(NO_TILES)
 
 
 def _play_table(player: int) -> list[list[Play | None]]:
@@ -459,8 +464,30 @@ class Match:
         or Pass. For Start the listed action carries no deal: give one when applying it.
         """
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        layout = self._layout
+        points = layout.open_indices
+        if self._phase is not _PLAY or not points or self._drawn >= 0:
+            legal = self._legal = self._other_legal()
+            return legal
+        # the usual turn of play (here rather than in a helper: it is listed before nearly every command)
+        player = self.to_act
+        assert player is not None
+        table = _PLAY_AT[player]
+        mask = layout.open_values_mask
+        plays: list[Action] = []
+        for t in self._hands[player]:
+            if TILE_MASK[t] & mask:
+                row = table[t]
+                for p in points:
+                    action = row[p]
+                    if action is not None:
+                        plays.append(action)
+        if plays:
+            legal = self._legal = tuple(plays)
+        else:
+            legal = self._legal = _ONLY_DRAW[player] if self._boneyard else _ONLY_PASS[player]
         return legal
 
     def must_pass(self) -> bool:
@@ -475,35 +502,20 @@ class Match:
         return (self._phase is _HANDOVER and self._after_reveal is _PLAY and not layout.is_empty
                 and not self._boneyard and not any(layout.can_place(t) for t in self.hand(player)))
 
-    def _compute_legal(self) -> tuple[Action, ...]:
+    def _other_legal(self) -> tuple[Action, ...]:
+        """``legal_actions`` outside the usual turn of play: the opening, a drawn tile, the other phases."""
         phase = self._phase
         player = self.to_act
         if phase is _PLAY:
             assert player is not None
-            hand = self._hands[player]
-            layout = self._layout
-            points = layout.open_indices
+            points = self._layout.open_indices
             if not points:  # the opening
                 openings = _OPENING_PLAY[player]
                 if self._opening_tile >= 0:
                     return (openings[self._opening_tile],)
-                return tuple([openings[t] for t in hand])
-            table = _PLAY_AT[player]
-            if self._drawn >= 0:
-                row = table[self._drawn]
-                return tuple([row[p] for p in points if row[p] is not None])  # type: ignore[misc]
-            plays: list[Action] = []
-            mask = layout.open_values_mask
-            for t in hand:
-                if TILE_MASK[t] & mask:
-                    row = table[t]
-                    for p in points:
-                        action = row[p]
-                        if action is not None:
-                            plays.append(action)
-            if plays:
-                return tuple(plays)
-            return _ONLY_DRAW[player] if self._boneyard else _ONLY_PASS[player]
+                return tuple([openings[t] for t in self._hands[player]])
+            row = _PLAY_AT[player][self._drawn]  # a drawn tile that fits: it must be played
+            return tuple([row[p] for p in points if row[p] is not None])  # type: ignore[misc]
         if phase is _AUCTION:
             assert player is not None and self._auction is not None
             a = self._auction
@@ -595,7 +607,8 @@ class Match:
         order = deal.tile_indices
         self._hands = [sorted(order[:HAND_SIZE]), sorted(order[HAND_SIZE : 2 * HAND_SIZE])]
         self._boneyard = list(order[2 * HAND_SIZE :])
-        self._layout = Layout()
+        if not self._layout.is_empty:  # a fresh match's layout serves its first round
+            self._layout = Layout()
         self._drawn = -1
         self._passes = 0
         self._last_actor = None

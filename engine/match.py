@@ -177,6 +177,8 @@ class AuctionView:
 _READY, _AUCTION, _PLAY, _HANDOVER, _MATCH_OVER = (
     Phase.READY, Phase.AUCTION, Phase.PLAY, Phase.HANDOVER, Phase.MATCH_OVER
 )
+_SCORE, _BLOCKED, _AUCTION_PAID = TransferReason.SCORE, TransferReason.BLOCKED, TransferReason.AUCTION
+"""The transfer reasons as plain names (an enum member's lookup through its class is slow)."""
 
 
 def _is_int(value: object) -> bool:
@@ -260,6 +262,14 @@ def _bids(player: int, least: int, top: int) -> Sequence[Bid]:
     if least % 5 == 0 and top <= _SHARED_BIDS_UP_TO:
         return _BIDS[player][least // 5 : top // 5 + 1]
     return [Bid(player, amount) for amount in range(least, top + 1, 5)]
+
+
+def _pips(hand: list[int]) -> int:
+    """The pip total of a hand of tile indices."""
+    total = 0
+    for t in hand:
+        total += TILE_PIPS[t]
+    return total
 
 
 def round_to_five(points: int) -> int:
@@ -388,7 +398,7 @@ class Match:
 
     def pip_totals(self) -> tuple[int, int]:
         """Each hand's pip total."""
-        return (sum(TILE_PIPS[t] for t in self._hands[0]), sum(TILE_PIPS[t] for t in self._hands[1]))
+        return (_pips(self._hands[0]), _pips(self._hands[1]))
 
     def auction(self) -> AuctionView | None:
         """The auction in progress (also during its hand-overs), or None."""
@@ -655,7 +665,7 @@ class Match:
         self._last_actor = player
         # the player's decision ends here: charged by _end, by the stop below, or by the switch
         if count % 5 == 0 and count > 0:
-            self._transfer(1 - player, player, count, TransferReason.SCORE, now_ns, events)
+            self._transfer(1 - player, player, count, _SCORE, now_ns, events)
             if self._outcome is not None:
                 return
         if not hand:
@@ -734,7 +744,7 @@ class Match:
         cost = net_payment(auction.bid, bidder, auction.jockey)
         self._auction = None
         self._jockey = None
-        self._transfer(bidder, player, cost, TransferReason.AUCTION, now_ns, events)
+        self._transfer(bidder, player, cost, _AUCTION_PAID, now_ns, events)
         if self._outcome is None:
             self._open_by(bidder, now_ns)
 
@@ -816,7 +826,7 @@ class Match:
         if pips[0] != pips[1]:
             lighter = 0 if pips[0] < pips[1] else 1
             heavier = 1 - lighter
-            self._transfer(heavier, lighter, round_to_five(pips[heavier]), TransferReason.BLOCKED, now_ns, events)
+            self._transfer(heavier, lighter, round_to_five(pips[heavier]), _BLOCKED, now_ns, events)
 
     def _flag_if_late(self, now_ns: int, events: list[Event]) -> None:
         deadline = self._clock.deadline_ns()
@@ -953,7 +963,7 @@ class Match:
             self._opening_tile = self._drawn = -1
             self._passes = 0
             if count > 0 and count % 5 == 0:
-                self._transfer(1 - player, player, count, TransferReason.SCORE, now, events)
+                self._transfer(1 - player, player, count, _SCORE, now, events)
                 if self._outcome is not None:
                     break
             if not hand:

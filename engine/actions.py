@@ -22,6 +22,7 @@ from .errors import (
     Malformed,
     UnknownTile,
 )
+from .events import slot_setters
 from .tiles import POINT_INDEX, TILE_INDEX, Point, Slot, Tile
 
 
@@ -42,12 +43,13 @@ class Start:
     player: int | None = None
     deal: Deal | None = None
 
-    def __post_init__(self) -> None:
-        player = self.player
+    def __init__(self, player: int | None = None, deal: Deal | None = None) -> None:
         if player is not None and (type(player) is not int or (player != 0 and player != 1)):
             raise Malformed(NOT_A_STARTER, player=player)
-        if self.deal is not None and not isinstance(self.deal, Deal):
-            raise Malformed(NOT_A_DEAL, deal=self.deal)
+        if deal is not None and not isinstance(deal, Deal):
+            raise Malformed(NOT_A_DEAL, deal=deal)
+        _START_PLAYER(self, player)  # see events.slot_setters: every round begins with one
+        _START_DEAL(self, deal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,8 @@ class Resign:
     def __post_init__(self) -> None:
         _check_player(self.player)
 
+
+_START_PLAYER, _START_DEAL = slot_setters(Start, "player", "deal")
 
 Action = Start | Reveal | Play | Draw | Pass | Decline | Bid | Accept | Resign
 """Any command."""

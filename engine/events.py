@@ -62,7 +62,7 @@ class Transfer:
     at_ns: int
 
     def __init__(self, payer: int, payee: int, points: int, reason: TransferReason, at_ns: int) -> None:
-        _TRANSFER_PAYER(self, payer)  # see _slot_setters
+        _TRANSFER_PAYER(self, payer)  # see slot_setters
         _TRANSFER_PAYEE(self, payee)
         _TRANSFER_POINTS(self, points)
         _TRANSFER_REASON(self, reason)
@@ -80,7 +80,7 @@ class RoundEnded:
     at_ns: int
 
     def __init__(self, round: int, blocked: bool, dominoer: int | None, pips: tuple[int, int], at_ns: int) -> None:
-        _ROUND_ENDED_ROUND(self, round)  # see _slot_setters
+        _ROUND_ENDED_ROUND(self, round)  # see slot_setters
         _ROUND_ENDED_BLOCKED(self, blocked)
         _ROUND_ENDED_DOMINOER(self, dominoer)
         _ROUND_ENDED_PIPS(self, pips)
@@ -99,19 +99,20 @@ Event = Transfer | RoundEnded | MatchEnded
 """Any event."""
 
 
-def _slot_setters(cls: type, *names: str) -> list[Callable[[Any, Any], None]]:
+def slot_setters(cls: type, *names: str) -> list[Callable[[Any, Any], None]]:
     """The setters of frozen dataclass ``cls``'s slots ``names``.
 
-    A match creates events on its hot path; the ``__init__`` a frozen dataclass is given stores each
-    field through ``object.__setattr__``, several times slower than the slot's own setter. Transfer
-    and RoundEnded write their ``__init__`` with these instead: same signature, same objects.
+    The engine creates some of its frozen dataclasses on its hot path (Transfer, RoundEnded, Start);
+    the ``__init__`` a frozen dataclass is given stores each field through ``object.__setattr__``,
+    several times slower than the slot's own setter, so these write their ``__init__`` with the
+    setters instead: same signature, same checks, same objects.
     """
     return [cls.__dict__[name].__set__ for name in names]
 
 
-_TRANSFER_PAYER, _TRANSFER_PAYEE, _TRANSFER_POINTS, _TRANSFER_REASON, _TRANSFER_AT = _slot_setters(
+_TRANSFER_PAYER, _TRANSFER_PAYEE, _TRANSFER_POINTS, _TRANSFER_REASON, _TRANSFER_AT = slot_setters(
     Transfer, "payer", "payee", "points", "reason", "at_ns"
 )
-_ROUND_ENDED_ROUND, _ROUND_ENDED_BLOCKED, _ROUND_ENDED_DOMINOER, _ROUND_ENDED_PIPS, _ROUND_ENDED_AT = _slot_setters(
+_ROUND_ENDED_ROUND, _ROUND_ENDED_BLOCKED, _ROUND_ENDED_DOMINOER, _ROUND_ENDED_PIPS, _ROUND_ENDED_AT = slot_setters(
     RoundEnded, "round", "blocked", "dominoer", "pips", "at_ns"
 )

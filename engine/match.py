@@ -654,7 +654,7 @@ class Match:
             self._check_required_tile(t)
         layout = self._layout
         p = action.point_index
-        if p < 0 or p not in layout.open_indices or not (TILE_MASK[t] & POINT_BIT[p]):
+        if p not in layout.open_indices or not (TILE_MASK[t] & POINT_BIT[p]):  # NO_POINT is never open
             layout.check_index(t, p)  # the opening tile, or a refusal with its reason
 
         hand.remove(t)
@@ -677,8 +677,8 @@ class Match:
         elif self._handover:
             self._begin(1 - player, now_ns, _PLAY)
         else:
-            self.to_act = 1 - player  # _begin without a hand-over: the phase stays
-            self._clock.switch(1 - player, now_ns)
+            self.to_act = player = 1 - player  # _begin without a hand-over: the phase stays
+            self._clock.switch(player, now_ns)
 
     def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
         player = action.player

@@ -37,9 +37,13 @@ NO_POINT = -1
 """Point index meaning "no point": the opening tile."""
 
 
-def _join(t: int, p: int) -> tuple[int, int, int] | None:
-    """Placing tile index ``t`` at point index ``p``: (the tile's joined slot, the point it opens, what
-    that point adds to the end count), or None when the tile does not match the point."""
+_Placed = tuple[int, int, int, int, int]
+"""A placement: (tile index, point index or NO_POINT, joined slot index or -1, the point index it
+opens (-1 for the opening), what that point adds to the end count); shared, never built per placement."""
+
+
+def _join(t: int, p: int) -> _Placed | None:
+    """Placing tile index ``t`` at point index ``p``, or None when the tile does not match the point."""
     low, high = TILE_HALVES[t]
     value = POINT_VALUE[p]
     if value != low and value != high:
@@ -50,13 +54,15 @@ def _join(t: int, p: int) -> tuple[int, int, int] | None:
         joined, opens = S_LOW, S_HIGH
     else:
         joined, opens = S_HIGH, S_LOW
-    return joined, t * 6 + opens, POINT_SCORE[t * 6 + opens]
+    return t, p, joined, t * 6 + opens, POINT_SCORE[t * 6 + opens]
 
 
-_JOIN: tuple[tuple[tuple[int, int, int] | None, ...], ...] = tuple(
+_JOIN: tuple[tuple[_Placed | None, ...], ...] = tuple(
     tuple(_join(t, p) for p in range(len(POINTS))) for t in range(len(ALL_TILES))
 )
 """``_join`` by tile index, then point index."""
+_OPENING: tuple[_Placed, ...] = tuple((t, NO_POINT, -1, -1, 0) for t in range(len(ALL_TILES)))
+"""Each tile index's placement as the opening tile."""
 _LINE_PARTNER: tuple[int, ...] = tuple(
     p + 1 if p % 6 == S_LINE_A else p - 1 if p % 6 == S_LINE_B else -1 for p in range(len(POINTS))
 )
@@ -77,8 +83,8 @@ class Layout:
     __slots__ = ("_end_count", "_placed", "_spinner", "open_indices", "open_values_mask")
 
     def __init__(self) -> None:
-        self._placed: list[tuple[int, int, int]] = []
-        """(tile index, point index or NO_POINT, joined slot index or -1) in placing order."""
+        self._placed: list[_Placed] = []
+        """The placements in placing order."""
         self.open_indices: list[int] = []
         """The available points' indices in POINTS, ascending (the order of ``open_points``).
 
@@ -102,7 +108,7 @@ class Layout:
                 None if p == NO_POINT else POINTS[p],
                 None if s < 0 else SLOTS_BY_NAME[s],
             )
-            for t, p, s in self._placed
+            for t, p, s, _, _ in self._placed
         )
 
     @property
@@ -125,7 +131,7 @@ class Layout:
 
     def tiles(self) -> list[Tile]:
         """The placed tiles in placing order."""
-        return [ALL_TILES[t] for t, _, _ in self._placed]
+        return [ALL_TILES[placed[0]] for placed in self._placed]
 
     def open_points(self) -> list[tuple[Point, int]]:
         """Available connection points with their values, sorted by tile name then slot name."""
@@ -224,7 +230,8 @@ class Layout:
             return self._open_with(t)
         ordered = self.open_indices
         ordered.remove(p)
-        joined, new, total = _JOIN[t][p]  # type: ignore[misc]  # a matching point: never None
+        placed = _JOIN[t][p]
+        _, _, _, new, total = placed  # type: ignore[misc]  # a matching point: never None
         insort(ordered, new)
         spinner = self._spinner
         if _LINE_PARTNER[p] >= 0 and p // 6 == spinner:  # one of the spinner's lines closes
@@ -235,7 +242,7 @@ class Layout:
                 insort(ordered, p - p % 6 + S_BRANCH_B)
         elif spinner < 0 and new % 6 == S_LINE_B:
             self._spinner = t  # the first double
-        self._placed.append((t, p, joined))
+        self._placed.append(placed)  # type: ignore[arg-type]  # never None, as above
         mask = 0
         for q in ordered:
             mask |= POINT_BIT[q]
@@ -255,7 +262,7 @@ class Layout:
         else:
             self.open_indices.extend((base + S_HIGH, base + S_LOW))  # in slot name order
             total = low + high
-        self._placed.append((t, NO_POINT, -1))
+        self._placed.append(_OPENING[t])
         self.open_values_mask = (1 << low) | (1 << high)
         self._end_count = total
         return total
@@ -266,7 +273,7 @@ class Layout:
         """The placements as plain data: ``[tile, [at_tile, slot] | None]`` each."""
         return [
             [str(ALL_TILES[t]), None if p == NO_POINT else [str(POINTS[p].tile), POINTS[p].slot.value]]
-            for t, p, _ in self._placed
+            for t, p, _, _, _ in self._placed
         ]
 
     @classmethod

@@ -578,9 +578,10 @@ class Match:
             self._flag_if_late(now_ns, events)
         if self._outcome is not None:
             raise self.over_refusal()
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise Malformed(NOT_A_COMMAND, action=action)
+        try:
+            handler = _HANDLERS[type(action)]
+        except KeyError:
+            raise Malformed(NOT_A_COMMAND, action=action) from None
         handler(self, action, now_ns, events)
         self._last_ns = now_ns
         self._legal = None

@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from .errors import (
@@ -17,6 +18,7 @@ from .errors import (
     NOT_A_TILE,
     Malformed,
 )
+from .events import slot_setters
 from .tiles import ALL_TILES, TILE_INDEX, Tile
 
 HAND_SIZE = 7
@@ -71,11 +73,11 @@ class Deal:
 
     @classmethod
     def _of_permutation(cls, order: list[int]) -> Deal:
-        tiles = [ALL_TILES[i] for i in order]
+        tiles: tuple[Tile, ...] = itemgetter(*order)(ALL_TILES)  # 28 indices: a tuple
         deal = object.__new__(cls)
-        object.__setattr__(deal, "hands", (tuple(tiles[:HAND_SIZE]), tuple(tiles[HAND_SIZE : 2 * HAND_SIZE])))
-        object.__setattr__(deal, "boneyard", tuple(tiles[2 * HAND_SIZE :]))
-        object.__setattr__(deal, "tile_indices", tuple(order))
+        _DEAL_HANDS(deal, (tiles[:HAND_SIZE], tiles[HAND_SIZE : 2 * HAND_SIZE]))  # see events.slot_setters
+        _DEAL_BONEYARD(deal, tiles[2 * HAND_SIZE :])
+        _DEAL_TILE_INDICES(deal, tuple(order))
         return deal
 
     @classmethod
@@ -105,6 +107,9 @@ class Deal:
             "hands": [[str(t) for t in self.hands[0]], [str(t) for t in self.hands[1]]],
             "boneyard": [str(t) for t in self.boneyard],
         }
+
+
+_DEAL_HANDS, _DEAL_BONEYARD, _DEAL_TILE_INDICES = slot_setters(Deal, "hands", "boneyard", "tile_indices")
 
 
 def _uniform_below(rng: random.Random, bound: int) -> int:

@@ -81,7 +81,6 @@ from .history import K_ACCEPT, K_BID, K_DECLINE, K_DRAW, K_PASS, K_PLAY, KIND_CO
 from .layout import NO_POINT, Layout
 from .tiles import (
     ALL_TILES,
-    POINT_BIT,
     POINT_INDEX,
     POINT_VALUE,
     POINTS,
@@ -241,6 +240,10 @@ def _play_table(player: int) -> list[list[Play | None]]:
 
 
 _PLAY_AT = (_play_table(0), _play_table(1))
+_FITS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(bool(TILE_MASK[t] & mask) for t in range(len(ALL_TILES))) for mask in range(1 << 7)
+)
+"""By open-values mask, then tile index: whether the tile matches some open point (a lookup is cheaper than ``&``)."""
 """Shared, immutable Play actions, so that listing legal actions creates none."""
 _OPENING_PLAY = tuple(tuple(Play(player, t, None) for t in ALL_TILES) for player in PLAYERS)
 _DRAW = (Draw(0), Draw(1))
@@ -485,10 +488,10 @@ class Match:
         player = self.to_act
         assert player is not None
         table = _PLAY_AT[player]
-        mask = layout.open_values_mask
+        fits = _FITS[layout.open_values_mask]
         plays: list[Action] = []
         for t in self._hands[player]:
-            if TILE_MASK[t] & mask:
+            if fits[t]:
                 row = table[t]
                 for p in points:
                     action = row[p]
@@ -648,17 +651,16 @@ class Match:
         if self._phase is not _PLAY or player != self.to_act:
             self._check_turn(player, _PLAY)
         t = action.tile_index  # a Play always names one of the 28 tiles
-        hand = self._hands[player]
-        if t not in hand:
-            raise IllegalPlay(NOT_IN_HAND, tile=action.tile)
-        if self._drawn >= 0 or self._opening_tile >= 0:
-            self._check_required_tile(t)
-        layout = self._layout
         p = action.point_index
-        if p not in layout.open_indices or not (TILE_MASK[t] & POINT_BIT[p]):  # NO_POINT is never open
-            layout.check_index(t, p)  # the opening tile, or a refusal with its reason
-
-        hand.remove(t)
+        layout = self._layout
+        if (self._drawn >= 0 or self._opening_tile >= 0 or p not in layout.open_indices  # NO_POINT is never open
+                or _PLAY_AT[player][t][p] is None):
+            self._check_play(action)  # the opening, a tile that must be played, or a refusal
+        hand = self._hands[player]
+        try:
+            hand.remove(t)  # the usual play's last check
+        except ValueError:
+            raise IllegalPlay(NOT_IN_HAND, tile=action.tile) from None
         self._history.append((player, K_PLAY, t, p))
         count = layout.place_index(t, p)
         self._opening_tile = self._drawn = -1
@@ -691,7 +693,7 @@ class Match:
         drawn = self._boneyard.pop(0)
         insort(self._hands[player], drawn)
         self._history.append((player, K_DRAW, drawn, -1))
-        if TILE_MASK[drawn] & self._layout.open_values_mask:
+        if _FITS[self._layout.open_values_mask][drawn]:
             self._drawn = drawn
 
     def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
@@ -762,12 +764,17 @@ class Match:
         if player != self.to_act:
             raise NotYourTurn(NOT_YOUR_TURN)
 
-    def _check_required_tile(self, t: int) -> None:
-        """Refuse playing tile index ``t`` when a drawn tile must be played, or the ranked opening's tile."""
+    def _check_play(self, action: Play) -> None:
+        """Refuse ``action`` (the player's turn of play checked) with the first reason that applies: the
+        tile is not in hand, another tile must be played (drawn, or the ranked opening's), the point."""
+        t = action.tile_index
+        if t not in self._hands[action.player]:
+            raise IllegalPlay(NOT_IN_HAND, tile=action.tile)
         if self._drawn >= 0 and t != self._drawn:
             raise MustPlayDrawn(MUST_PLAY_DRAWN, tile=ALL_TILES[self._drawn])
         if self._opening_tile >= 0 and t != self._opening_tile:
             raise IllegalPlay(RANKED_OPENING, tile=ALL_TILES[self._opening_tile])
+        self._layout.check_index(t, action.point_index)
 
     def _check_auction_turn(self, player: int) -> Auction:
         self._check_turn(player, _AUCTION)

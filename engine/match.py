@@ -185,6 +185,8 @@ def _is_int(value: object) -> bool:
 
 
 _DEFAULT_CONFIG = MatchConfig()
+_DEFAULT_CLOCK = MatchClock(_DEFAULT_CONFIG.bank_ns, _DEFAULT_CONFIG.delay_ns)
+"""A stopped clock for the default configuration, copied by each new match that uses it (never changed itself)."""
 
 
 def _opening_rank(t: Tile) -> tuple[int, int, int]:
@@ -275,6 +277,10 @@ def _pips(hand: list[int]) -> int:
     return total
 
 
+_SCORES: tuple[bool, ...] = tuple(count > 0 and count % 5 == 0 for count in range(4 * 12 + 1))
+"""By end count: whether it scores (a multiple of 5, not 0). At most four ends count, 12 each at most."""
+
+
 def round_to_five(points: int) -> int:
     """``points`` rounded to the nearest multiple of 5 (17 -> 15, 18 -> 20)."""
     return 5 * ((points + 2) // 5)
@@ -310,7 +316,9 @@ class Match:
         self._auction: Auction | None = None
         self._after_reveal: Phase | None = None
         self._last_actor: int | None = None
-        self._clock = MatchClock(self.config.bank_ns, self.config.delay_ns)
+        self._clock = (
+            _DEFAULT_CLOCK.copy() if self.config is _DEFAULT_CONFIG else MatchClock(self.config.bank_ns, self.config.delay_ns)
+        )
         self._outcome: Outcome | None = None
         self._last_ns: int | None = None
         self._legal: tuple[Action, ...] | None = None
@@ -667,7 +675,7 @@ class Match:
         self._passes = 0
         self._last_actor = player
         # the player's decision ends here: charged by _end, by the stop below, or by the switch
-        if count % 5 == 0 and count > 0:
+        if _SCORES[count]:
             self._transfer(1 - player, player, count, _SCORE, now_ns, events)
             if self._outcome is not None:
                 return
@@ -816,13 +824,14 @@ class Match:
     def _transfer(
         self, payer: int, payee: int, points: int, reason: TransferReason, now_ns: int, events: list[Event]
     ) -> None:
-        amount = min(points, self._balances[payer])
+        balances = self._balances
+        amount = points if points < balances[payer] else balances[payer]
         if amount <= 0:
             return
-        self._balances[payer] -= amount
-        self._balances[payee] += amount
+        balances[payer] -= amount
+        balances[payee] += amount
         events.append(Transfer(payer, payee, amount, reason, now_ns))
-        if self._balances[payer] == 0:
+        if balances[payer] == 0:
             self._end(Outcome(payee, EndReason.BALANCE, True), now_ns, events)
 
     def _settle_blocked(self, now_ns: int, events: list[Event]) -> None:

@@ -188,6 +188,7 @@ class MatchMachine(RuleBasedStateMachine):
             mask |= 1 << value
         assert layout.open_values_mask == mask
         assert layout.open_indices == sorted(layout.open_indices)
+        assert len(layout.open_indices) <= 4 and layout.end_count <= 4 * 12  # the match's score table's bound
 
     @invariant()
     def only_one_clock_runs(self) -> None:

@@ -89,8 +89,8 @@ class Layout:
         """The available points' indices in POINTS, ascending (the order of ``open_points``).
 
         Read only: the match's fast paths read it (an attribute, not a property, for their speed);
-        only the layout's own methods change it, in place. Empty exactly before the opening: every placement
-        closes one point and opens at least one, and the opening tile opens two.
+        only the layout's own methods change it, in place. Empty exactly before the opening: every
+        placement closes one point and opens at least one, and the opening tile opens two.
         """
         self.open_values_mask = 0
         """A bit mask with bit ``v`` set when some available point has value ``v`` (read only, as above)."""

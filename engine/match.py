@@ -242,11 +242,11 @@ def _play_table(player: int) -> list[list[Play | None]]:
 
 
 _PLAY_AT = (_play_table(0), _play_table(1))
+"""Shared, immutable Play actions, so that listing legal actions creates none."""
 _FITS: tuple[tuple[bool, ...], ...] = tuple(
     tuple(bool(TILE_MASK[t] & mask) for t in range(len(ALL_TILES))) for mask in range(1 << 7)
 )
 """By open-values mask, then tile index: whether the tile matches some open point (a lookup is cheaper than ``&``)."""
-"""Shared, immutable Play actions, so that listing legal actions creates none."""
 _OPENING_PLAY = tuple(tuple(Play(player, t, None) for t in ALL_TILES) for player in PLAYERS)
 _DRAW = (Draw(0), Draw(1))
 _PASS = (Pass(0), Pass(1))

@@ -664,6 +664,7 @@ class Match:
         if (self._drawn >= 0 or self._opening_tile >= 0 or p not in layout.open_indices  # NO_POINT is never open
                 or _PLAY_AT[player][t][p] is None):
             self._check_play(action)  # the opening, a tile that must be played, or a refusal
+            self._opening_tile = self._drawn = -1  # played now: the play cannot be refused any more
         hand = self._hands[player]
         try:
             hand.remove(t)  # the usual play's last check
@@ -671,7 +672,6 @@ class Match:
             raise IllegalPlay(NOT_IN_HAND, tile=action.tile) from None
         self._history.append((player, K_PLAY, t, p))
         count = layout.place_index(t, p)
-        self._opening_tile = self._drawn = -1
         self._passes = 0
         self._last_actor = player
         # the player's decision ends here: charged by _end, by the stop below, or by the switch

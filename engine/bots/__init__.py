@@ -2,8 +2,9 @@
 
 ``choose(view, level, rng)`` returns the seat's next action. Levels: 1 random legal action;
 2 greedy (highest immediate score, then the heaviest tile); 3 heuristic (score minus the other
-player's likely best reply from tile counting, blocking, follow-ups); 4 search over sampled hidden
-hands, falling back to level 3 when its time budget runs out. The auction at every level never
+player's likely best reply from tile counting, blocking, follow-ups); 4 information-set Monte Carlo
+tree search over sampled hidden hands (``ismcts``), falling back to level 3 when its time budget
+runs out (the determinization search it replaced is ``search.search``). The auction at every level never
 makes a bid whose payment would leave the bot at 0; bots never resign.
 
 Pure and thread-safe: no module state changes, no clock read except the ``clock`` the caller
@@ -20,9 +21,11 @@ from ..actions import Action, Reveal
 from ..errors import BAD_LEVEL, NOTHING_TO_DECIDE, BotError
 from ..match import Phase
 from ..view import PlayerView
+from .ismcts import DEFAULT_ITERATIONS as DEFAULT_SAMPLES
+from .ismcts import ismcts_search
 from .knowledge import Knowledge, determinize
 from .policy import first_auction_action, greedy_play, heuristic_auction, heuristic_play, random_choice, safe_actions
-from .search import DEFAULT_BUDGET_NS, DEFAULT_SAMPLES, search
+from .search import DEFAULT_BUDGET_NS
 
 LEVELS = (1, 2, 3, 4)
 
@@ -40,9 +43,10 @@ def choose(
 ) -> Action:
     """The action a level-``level`` bot takes for ``view``'s seat.
 
-    Level 4 only: ``samples`` fixes the work (reproducible); otherwise ``clock`` (a callable
-    returning nanoseconds) with ``budget_ns`` (default ``DEFAULT_BUDGET_NS``) bounds it; with
-    neither, ``DEFAULT_SAMPLES`` samples. Raises ``BotError`` for an unknown level or when the
+    Level 4 only: ``samples`` fixes the work (reproducible: that many search iterations, each on
+    its own sample of the hidden tiles); otherwise ``clock`` (a callable returning nanoseconds)
+    with ``budget_ns`` (default ``DEFAULT_BUDGET_NS``) bounds it; with neither,
+    ``DEFAULT_SAMPLES`` iterations. Raises ``BotError`` for an unknown level or when the
     seat has nothing to decide.
     """
     if type(level) is not int or level not in LEVELS:
@@ -60,4 +64,4 @@ def choose(
         return first_auction_action(view) if in_auction else greedy_play(view.layout(), safe)
     if level == 3:
         return heuristic_auction(view) if in_auction else heuristic_play(view, rng)
-    return search(view, rng, samples, budget_ns, clock)
+    return ismcts_search(view, rng, samples, budget_ns, clock).action

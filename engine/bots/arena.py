@@ -7,9 +7,10 @@ thinking time (the command line measures it) or a fixed ``think_ns`` (tests), so
 runs out spuriously and the clock rules still apply. The module is pure apart from ``main``,
 which reads the time to measure the decisions.
 
-A side may use the information-set MCTS experiment (``engine.bots.ismcts``) instead of level 4's
-search: ``--ismcts-a`` / ``--ismcts-b`` (level 4 only), its ``--samples-a`` / ``--samples-b`` then
-fixing its iterations; the figures add its iterations per searched decision.
+Level 4 searches with information-set MCTS (``engine.bots.ismcts``; ``--samples-a`` /
+``--samples-b`` fix its iterations, and the figures add its iterations per searched decision); a
+side may use the determinization search level 4 had before instead (``engine.bots.search``):
+``--determinized-a`` / ``--determinized-b`` (level 4 only; the samples are then its samples).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..match import Match
 from ..view import PlayerView
 from . import choose
 from .ismcts import ismcts_search
+from .search import search
 
 MAX_ROUNDS = 400
 """A match still running after this many rounds goes to the higher balance (reported apart)."""
@@ -38,18 +40,18 @@ MAX_ROUNDS = 400
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One side: a level and, for level 4, its fixed samples or its time budget; ``ismcts`` (level 4
-    only) searches with information-set MCTS instead, ``samples`` then being its iterations."""
+    """One side: a level and, for level 4, its fixed samples (ISMCTS iterations) or its time budget;
+    ``determinized`` (level 4 only) searches with the determinization search instead."""
 
     level: int
     samples: int | None = None
     budget_ns: int | None = None
-    ismcts: bool = False
+    determinized: bool = False
 
     @property
     def name(self) -> str:
-        """A short label such as ``L4``, ``L4/s30`` or ``L4/ismcts``."""
-        return (f"L{self.level}" + ("/ismcts" if self.ismcts else "")
+        """A short label such as ``L4``, ``L4/s30`` or ``L4/det``."""
+        return (f"L{self.level}" + ("/det" if self.determinized else "")
                 + (f"/s{self.samples}" if self.samples is not None else ""))
 
 
@@ -66,7 +68,7 @@ class MatchResult:
     decisions: int = 0
     illegal: int = 0
     iterations: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
-    """Per side, the iterations of each ISMCTS decision that searched (ISMCTS sides only)."""
+    """Per side, the iterations of each level-4 ISMCTS decision that searched."""
 
 
 def play_match(
@@ -123,12 +125,12 @@ def play_match(
 def _decide(
     spec: BotSpec, view: PlayerView, rng: random.Random, timer: Callable[[], int] | None, iterations: list[int]
 ) -> Action:
-    """``spec``'s action for ``view`` (bounded by ``timer`` when given); an ISMCTS side's iterations
-    are appended to ``iterations`` when it searched."""
-    if not spec.ismcts:
-        if timer is None:
-            return choose(view, spec.level, rng, samples=spec.samples)
-        return choose(view, spec.level, rng, samples=spec.samples, budget_ns=spec.budget_ns, clock=timer)
+    """``spec``'s action for ``view`` (bounded by ``timer`` when given); a level-4 ISMCTS side's
+    iterations are appended to ``iterations`` when it searched (as ``choose`` at level 4 does)."""
+    if spec.level != 4:
+        return choose(view, spec.level, rng)
+    if spec.determinized:
+        return search(view, rng, spec.samples, spec.budget_ns, timer)
     found = ismcts_search(view, rng, spec.samples, spec.budget_ns, timer)
     if found.iterations:
         iterations.append(found.iterations)
@@ -226,17 +228,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--b", type=int, required=True, help="side b's level")
     parser.add_argument("--matches", type=int, default=1000, help="matches in all (pairs of seeds)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples-a", type=int, default=None, help="level 4: fixed samples for side a")
-    parser.add_argument("--samples-b", type=int, default=None, help="level 4: fixed samples for side b")
+    parser.add_argument("--samples-a", type=int, default=None, help="level 4: fixed work for side a (ISMCTS iterations, or samples with --determinized-a)")
+    parser.add_argument("--samples-b", type=int, default=None, help="level 4: fixed work for side b (ISMCTS iterations, or samples with --determinized-b)")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
-    parser.add_argument("--ismcts-a", action="store_true", help="side a (level 4) searches with information-set MCTS")
-    parser.add_argument("--ismcts-b", action="store_true", help="side b (level 4) searches with information-set MCTS")
+    parser.add_argument("--determinized-a", action="store_true",
+                        help="side a (level 4) uses the determinization search instead of ISMCTS")
+    parser.add_argument("--determinized-b", action="store_true",
+                        help="side b (level 4) uses the determinization search instead of ISMCTS")
     parser.add_argument("--progress", action="store_true", help="print the figures every 20 matches")
     args = parser.parse_args(argv)
-    if (args.ismcts_a and args.a != 4) or (args.ismcts_b and args.b != 4):
-        parser.error("--ismcts-a / --ismcts-b need level 4 on that side")
+    if (args.determinized_a and args.a != 4) or (args.determinized_b and args.b != 4):
+        parser.error("--determinized-a / --determinized-b need level 4 on that side")
     budget = None if args.budget_ms is None else int(args.budget_ms * NS_PER_MS)
-    sides = (BotSpec(args.a, args.samples_a, budget, args.ismcts_a), BotSpec(args.b, args.samples_b, budget, args.ismcts_b))
+    sides = (BotSpec(args.a, args.samples_a, budget, args.determinized_a),
+             BotSpec(args.b, args.samples_b, budget, args.determinized_b))
     report = (lambda text: print(text + "\n", flush=True)) if args.progress else None
     results = run(sides, args.matches, args.seed, time.perf_counter_ns, report)
     print(summary(sides, results))

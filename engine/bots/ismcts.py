@@ -10,7 +10,8 @@ moves, negated at the other player's. The root offers level 4's ``candidates`` (
 searched the same way); below it every legal action, the auction limited to decline / accept and the
 smallest bid that does not lose the match on the spot. The most visited root action is chosen;
 the search stops as soon as no other root action could catch up with its visits in the iterations
-left (estimated from the pace so far when a clock bounds the work).
+left (estimated from the pace so far when a clock bounds the work), or when no other root action
+is plausibly better by more than half the smallest score (``settled``, like level 4's search).
 
 Reward: the round's points for the deciding seat (a won or lost match ``MATCH_VALUE``), divided
 by ``REWARD_SCALE`` and clipped to [-1, 1] (see ``reward``).
@@ -44,6 +45,18 @@ EXPLORATION = 0.7
 """UCB's exploration constant, for rewards in [-1, 1]."""
 STOP_CHECK_EVERY = 16
 """Iterations between two checks whether the most visited root action can still be caught up."""
+SETTLE_AFTER = 512
+"""Iterations before the search may stop because its choice is settled (see ``settled``)."""
+SETTLE_MIN_VISITS = 6
+"""A root action visited fewer times than this keeps the search going."""
+SETTLE_Z = 3.0
+SETTLE_MARGIN = 2.5
+"""The search stops when no other root action is, ``SETTLE_Z`` standard errors above its mean,
+more than ``SETTLE_MARGIN`` points better than the most visited one (level 4's
+``INDIFFERENT_POINTS``: half the smallest score)."""
+SETTLE_VARIANCE_FLOOR = (1.0 / 40.0) ** 2
+"""The smallest reward variance assumed for a root action (one point), so that a few equal
+rollouts do not look certain."""
 REWARD_SCALE = 40.0
 """Points that count as a whole unit of reward (a round's swing of this many points or more, or a
 decided match, is clipped to ±1)."""
@@ -60,6 +73,8 @@ class Node:
     player: int
     visits: int = 0
     total: float = 0.0
+    squares: float = 0.0
+    """The sum of the squared rewards (for the stopping rule's standard errors)."""
     available: int = 0
     """Iterations in which this action was legal when its parent was reached."""
     children: dict[Action, Node] = field(default_factory=dict)
@@ -166,7 +181,7 @@ def ismcts_search(
             left = limit - done
             if timed and now > started:
                 left = min(left, done * (deadline - now) // (now - started))
-            if decided(root, left):
+            if decided(root, left) or (done >= SETTLE_AFTER and settled(root)):
                 break
     if timed and done < max(MIN_ITERATIONS, 2 * len(options)):
         fallback = heuristic_auction(view) if view.auction is not None else heuristic_play(view, rng, know)
@@ -207,9 +222,11 @@ def iterate(root: Node, view: PlayerView, rng: random.Random, know: Knowledge, o
         actions = tree_actions(match)
     match.play_out_round(rng.random)
     r = reward(outcome_value(match, seat, before))
+    square = r * r
     for visited in path:
         visited.visits += 1
         visited.total += r if visited.player == seat else -r
+        visited.squares += square
 
 
 def decided(root: Node, left: int) -> bool:
@@ -221,6 +238,35 @@ def decided(root: Node, left: int) -> bool:
         elif child.visits > second:
             second = child.visits
     return first - second > left
+
+
+def settled(root: Node) -> bool:
+    """Whether more iterations would not change the choice in a way that matters: for every other
+    root action, its mean reward minus the most visited one's is, ``SETTLE_Z`` standard errors
+    above, at most ``SETTLE_MARGIN`` points (both searched at least ``SETTLE_MIN_VISITS`` times)."""
+    children = list(root.children.values())
+    leader = max(children, key=lambda c: c.visits)
+    if leader.visits < SETTLE_MIN_VISITS:
+        return False
+    margin = SETTLE_MARGIN / REWARD_SCALE
+    lead_mean = leader.total / leader.visits
+    lead_error = _variance(leader) / leader.visits
+    for child in children:
+        if child is leader:
+            continue
+        if child.visits < SETTLE_MIN_VISITS:
+            return False
+        gap = child.total / child.visits - lead_mean
+        if gap + SETTLE_Z * math.sqrt(lead_error + _variance(child) / child.visits) > margin:
+            return False
+    return True
+
+
+def _variance(node: Node) -> float:
+    """The sample variance of a node's rewards (at least ``SETTLE_VARIANCE_FLOOR``)."""
+    n = node.visits
+    mean = node.total / n
+    return max(SETTLE_VARIANCE_FLOOR, (node.squares - n * mean * mean) / (n - 1))
 
 
 def most_visited(root: Node, options: list[Action]) -> Action:

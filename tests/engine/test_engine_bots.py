@@ -30,7 +30,7 @@ from engine import (
 from engine.bots import LEVELS, Knowledge, choose, determinize
 from engine.bots.arena import BotSpec, play_match, run, summary, wilson
 from engine.bots.policy import greedy_match_action
-from engine.bots.search import _leader, _settled, candidates, rollout
+from engine.bots.search import _leader, _settled, candidates, rollout, search
 from engine.layout import Layout
 from engine.tiles import TILE_INDEX, TILE_MASK
 
@@ -275,15 +275,15 @@ def test_level_4_falls_back_to_level_3_when_the_budget_is_gone_and_uses_it_other
         assert fallback == choose(view, 3, random.Random(1))
         calls.clear()
         choose(view, 4, random.Random(1), budget_ns=2000 * NS_PER_MS, clock=clock)
-        assert 4 < len(calls) <= 202, "the search stops at its budget (clock read between rollouts)"
+        assert 4 < len(calls) <= 202, "the search stops at its budget (clock read between iterations)"
         calls.clear()
         choose(view, 4, random.Random(1), samples=5, clock=clock)
-        assert calls == [], "a fixed number of samples never reads the clock"
+        assert calls == [], "a fixed number of iterations never reads the clock"
         compared += 1
     assert compared > 20
 
 
-def test_the_search_stops_when_the_choice_is_clear_or_makes_no_difference() -> None:
+def test_the_determinization_search_stops_when_the_choice_is_clear_or_makes_no_difference() -> None:
     noise = random.Random(3)
     shared = [noise.choice((-40.0, 0.0, 40.0)) for _ in range(32)]
     clearly_ahead = [[v + 15.0 for v in shared], shared]
@@ -296,7 +296,7 @@ def test_the_search_stops_when_the_choice_is_clear_or_makes_no_difference() -> N
     assert _leader(three) == 1 and _settled(three)
 
 
-def test_a_clock_that_stops_cannot_keep_level_4_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_clock_that_stops_cannot_keep_the_determinization_search_searching(monkeypatch: pytest.MonkeyPatch) -> None:
     search_module = sys.modules["engine.bots.search"]
     monkeypatch.setattr(search_module, "MAX_SAMPLES", 40)
     monkeypatch.setattr(search_module, "_settled", lambda values: False)
@@ -314,7 +314,7 @@ def test_a_clock_that_stops_cannot_keep_level_4_searching(monkeypatch: pytest.Mo
         assert len(reads) <= most, "more than 40 samples"
         return 0
 
-    assert choose(view, 4, random.Random(1), budget_ns=NS_PER_MS, clock=stopped_clock) in view.legal
+    assert search(view, random.Random(1), None, NS_PER_MS, stopped_clock) in view.legal
     assert len(reads) > 40, "it searched until its limit"
 
 

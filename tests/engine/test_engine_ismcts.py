@@ -1,5 +1,6 @@
-"""The information-set MCTS experiment (``engine.bots.ismcts``): legal, reproducible, bounded by its
-clock, blind to what the seat cannot see, and playable in the arena."""
+"""Level 4's information-set MCTS (``engine.bots.ismcts``): legal, reproducible, bounded by its
+clock, stopping when its choice is settled, blind to what the seat cannot see, and playable in the
+arena beside the determinization search it replaced."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from engine import (
 )
 from engine.bots import choose
 from engine.bots.arena import BotSpec, main, run, summary
-from engine.bots.ismcts import ismcts, ismcts_search, tree_actions
+from engine.bots.ismcts import REWARD_SCALE, Node, ismcts, ismcts_search, settled, tree_actions
 from engine.bots.search import candidates
 
 
@@ -178,18 +179,41 @@ def test_twins_give_the_same_choice() -> None:
     assert twins_checked >= 10
 
 
-def test_the_arena_plays_an_ismcts_side_legally_and_reports_its_iterations(capsys: pytest.CaptureFixture[str]) -> None:
-    sides = (BotSpec(4, samples=8, ismcts=True), BotSpec(3))
-    assert sides[0].name == "L4/ismcts/s8" and BotSpec(4, ismcts=True).name == "L4/ismcts" and BotSpec(4).name == "L4"
+def test_the_arena_plays_level_4_legally_and_reports_its_iterations(capsys: pytest.CaptureFixture[str]) -> None:
+    sides = (BotSpec(4, samples=8), BotSpec(4, samples=8, determinized=True))
+    assert sides[0].name == "L4/s8" and sides[1].name == "L4/det/s8" and BotSpec(4, determinized=True).name == "L4/det"
     results = run(sides, 2, 5)
     assert all(r.illegal == 0 for r in results) and all(r.iterations[1] == [] for r in results)
     assert {c for r in results for c in r.iterations[0]} == {8}
     text = summary(sides, results)
-    assert "L4/ismcts/s8 vs L3: 2 matches" in text and "L4/ismcts/s8 iterations per searched decision: p10 8" in text
+    assert "L4/s8 vs L4/det/s8: 2 matches" in text and "L4/s8 iterations per searched decision: p10 8" in text
     assert "iterations" not in summary((BotSpec(3), BotSpec(2)), run((BotSpec(3), BotSpec(2)), 2, 5))
     with pytest.raises(SystemExit):
-        main(["--a", "3", "--b", "2", "--ismcts-a"])
+        main(["--a", "3", "--b", "2", "--determinized-a"])
     capsys.readouterr()
+
+
+def test_level_4_is_this_search() -> None:
+    for view in positions(21, 30):
+        assert choose(view, 4, random.Random(2), samples=24) == ismcts(view, random.Random(2), iterations=24)
+
+
+def root_with(*children: tuple[int, list[float]]) -> Node:
+    """A root whose children were visited with these rewards (in points)."""
+    root = Node(None, 1)
+    for i, (visits, points) in enumerate(children):
+        rewards = [points[k % len(points)] / REWARD_SCALE for k in range(visits)]
+        root.children[Decline(0) if i == 0 else Bid(0, i)] = Node(
+            None, 0, visits, sum(rewards), sum(r * r for r in rewards), visits)
+    return root
+
+
+def test_the_search_stops_when_no_other_action_is_plausibly_better() -> None:
+    assert settled(root_with((600, [10.0, -10.0]), (40, [-20.0, -40.0]))), "the other action is clearly worse"
+    assert settled(root_with((400, [5.0, 6.0]), (380, [5.0, 6.5]))), "the two are worth the same within half a point"
+    assert not settled(root_with((400, [30.0, -30.0]), (300, [32.0, -30.0]))), "close and noisy is not settled"
+    assert not settled(root_with((600, [10.0]), (5, [-40.0]))), "an action searched fewer than 6 times is not judged"
+    assert not settled(root_with((600, [0.0]), (200, [20.0]))), "the less visited action looks better"
 
 
 def test_a_hand_over_reveals_and_a_seat_with_nothing_to_decide_is_refused() -> None:

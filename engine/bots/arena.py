@@ -223,13 +223,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena from the command line and print its figures."""
     import time
 
-    parser = argparse.ArgumentParser(prog="python -m engine.bots.arena", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m engine.bots.arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", type=int, required=True, help="side a's level")
     parser.add_argument("--b", type=int, required=True, help="side b's level")
     parser.add_argument("--matches", type=int, default=1000, help="matches in all (pairs of seeds)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples-a", type=int, default=None, help="level 4: fixed work for side a (ISMCTS iterations, or samples with --determinized-a)")
-    parser.add_argument("--samples-b", type=int, default=None, help="level 4: fixed work for side b (ISMCTS iterations, or samples with --determinized-b)")
+    for side in "ab":
+        parser.add_argument(f"--samples-{side}", type=int, default=None,
+                            help=f"level 4: fixed work for side {side} (ISMCTS iterations, "
+                                 f"or samples with --determinized-{side})")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
     parser.add_argument("--determinized-a", action="store_true",
                         help="side a (level 4) uses the determinization search instead of ISMCTS")

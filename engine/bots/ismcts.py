@@ -1,5 +1,5 @@
-"""An experiment beside level 4: single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley &
-Whitehouse 2012) for one seat's decision.
+"""Level 4: single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley & Whitehouse 2012)
+for one seat's decision.
 
 One tree, keyed by actions, is grown over many determinizations: each iteration fills the hidden
 tiles in (``knowledge``), walks down the tree choosing by UCB among the children whose actions are
@@ -16,7 +16,9 @@ is plausibly better by more than half the smallest score (``settled``, like leve
 Reward: the round's points for the deciding seat (a won or lost match ``MATCH_VALUE``), divided
 by ``REWARD_SCALE`` and clipped to [-1, 1] (see ``reward``).
 
-Not a level: ``engine.bots.choose`` does not use it; the arena can (``--ismcts-a``). Pure: the
+``engine.bots.choose`` uses it for level 4 (it beat the determinization search of ``search``,
+which the arena keeps as ``--determinized-a``, at the same budget: docs/bots.md). With a clock,
+fewer than ``MIN_ITERATIONS`` iterations (or two per root action) fall back to level 3. Pure: the
 rng and the clock passed in are its only sources of randomness and time.
 """
 

@@ -1,4 +1,6 @@
-"""Level 4: search over sampled hidden hands (determinization with shared samples).
+"""Level 4 until session 5, now the arena's ``--determinized`` side: search over sampled hidden hands
+(determinization with shared samples). Level 4 is ``ismcts``, which shares this module's budget,
+candidates and values.
 
 Each sample fills the hidden tiles in from what the seat can infer (``knowledge``); every candidate
 action is tried on a copy of that same filled-in match and the round is played out to its end by

@@ -19,6 +19,7 @@ from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.table import intents as do
 from kiosk.timesource import FakeClock
+from kiosk.ui import theme
 
 S = NS_PER_S
 
@@ -379,3 +380,26 @@ def test_home_from_the_ready_screen(app_clock: tuple[App, FakeClock]) -> None:
     assert app.session.screen == "ready"
     tap(app, do.GoHome())
     assert app.session is None and app.ui.screen == "home"
+
+
+def test_the_result_card_keeps_the_winner_and_the_reason_together_above_the_messages(
+        app_clock: tuple[App, FakeClock]) -> None:
+    """In table orientation the newest messages go into the result card: after the winner and why,
+    never between them."""
+    app, clock = app_clock
+    frame(app)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(1))
+    tap(app, do.Resign(1))
+    tap(app, do.ConfirmResign(1))
+    s = app.session
+    s.say("Blocked: both players passed", clock.now())
+    theme.RECORDER = []
+    try:
+        app.draw(clock.now(), full=True)
+        drawn = [fit.text for fit in theme.RECORDER]
+    finally:
+        theme.RECORDER = None
+    title = drawn.index("Player 1 wins")
+    assert drawn[title + 1] == "because the other player resigned"
+    assert "Blocked: both players passed" in drawn[title + 2:title + 4]

@@ -26,6 +26,7 @@ class MatchOver(TableScene):
 
     offers = (Rematch, GoHome, OpenHelp)
     messages_above = True
+    card_heading = 2  # the winner and why stay together; the last messages follow them
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         spots += self.card(surface, lambda t: self.result_lines(session, t), None, role="result")

@@ -103,6 +103,8 @@ class TableScene(Scene):
     """The layout is on the board (not before the deal or during the auction)."""
     messages_above: ClassVar[bool | None] = False
     """Messages sit below a card (True), at the bottom of the board (False), or are not shown (None)."""
+    card_heading: ClassVar[int] = 1
+    """A card's first lines that belong together (in table orientation the messages follow them)."""
 
     def __init__(self, context: Context) -> None:
         super().__init__(context)
@@ -437,7 +439,8 @@ class TableScene(Scene):
             if self._live:
                 said = [(self._said(message, t), 2, _colour(message)) for message in self._live
                         if message.player in (None, seat)]
-                resolved = (resolved[:1] + said + resolved[1:])[:3 if buttons else 4]
+                head = self.card_heading
+                resolved = (resolved[:head] + said + resolved[head:])[:3 if buttons else 4]
             self._carded.add(seat)
             spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
         return spots

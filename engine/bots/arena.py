@@ -232,11 +232,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument(f"--samples-{side}", type=int, default=None,
                             help=f"level 4: fixed work for side {side} (ISMCTS iterations, "
                                  f"or samples with --determinized-{side})")
+        parser.add_argument(f"--determinized-{side}", action="store_true",
+                            help=f"side {side} (level 4) uses the determinization search instead of ISMCTS")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
-    parser.add_argument("--determinized-a", action="store_true",
-                        help="side a (level 4) uses the determinization search instead of ISMCTS")
-    parser.add_argument("--determinized-b", action="store_true",
-                        help="side b (level 4) uses the determinization search instead of ISMCTS")
     parser.add_argument("--progress", action="store_true", help="print the figures every 20 matches")
     args = parser.parse_args(argv)
     if (args.determinized_a and args.a != 4) or (args.determinized_b and args.b != 4):

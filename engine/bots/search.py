@@ -1,5 +1,5 @@
-"""Level 4 until session 5, now the arena's ``--determinized`` side: search over sampled hidden hands
-(determinization with shared samples). Level 4 is ``ismcts``, which shares this module's budget,
+"""The search over sampled hidden hands (determinization with shared samples) that level 4 used
+before ``ismcts``; the arena's ``--determinized`` side. ``ismcts`` shares this module's budget,
 candidates and values.
 
 Each sample fills the hidden tiles in from what the seat can infer (``knowledge``); every candidate

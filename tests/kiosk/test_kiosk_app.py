@@ -12,14 +12,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import intents_on_screen, spot_for, tap
+from kiosk_support import draw_recorded, intents_on_screen, spot_for, tap
 
 from engine import NS_PER_S, Draw, EndReason, Phase, Play
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.table import intents as do
 from kiosk.timesource import FakeClock
-from kiosk.ui import theme
 
 S = NS_PER_S
 
@@ -392,14 +391,8 @@ def test_the_result_card_keeps_the_winner_and_the_reason_together_above_the_mess
     tap(app, do.Start(1))
     tap(app, do.Resign(1))
     tap(app, do.ConfirmResign(1))
-    s = app.session
-    s.say("Blocked: both players passed", clock.now())
-    theme.RECORDER = []
-    try:
-        app.draw(clock.now(), full=True)
-        drawn = [fit.text for fit in theme.RECORDER]
-    finally:
-        theme.RECORDER = None
+    app.session.say("Blocked: both players passed", clock.now())
+    drawn = [fit.text for fit in draw_recorded(app, clock)]
     title = drawn.index("Player 1 wins")
     assert drawn[title + 1] == "because the other player resigned"
     assert "Blocked: both players passed" in drawn[title + 2:title + 4]

@@ -206,16 +206,26 @@ def _choice(options: Sequence[str]) -> Callable[[Any], str | None]:
     return lambda value: value if value in options else None
 
 
+MIN_SIDE = 480
+"""The shortest side the screens are drawn for (the board and the touch targets need it)."""
+MAX_SIZE = (7680, 4320)
+"""The largest width and height accepted."""
+
+
+def screen_size(text: str) -> tuple[int, int] | None:
+    """``"WIDTHxHEIGHT"`` as a size every screen can be drawn at, or None (too small, too large,
+    not a size): each side at least ``MIN_SIDE``, at most ``MAX_SIZE``."""
+    match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
+    if match is None:
+        return None
+    w, h = int(match.group(1)), int(match.group(2))
+    return (w, h) if MIN_SIDE <= w <= MAX_SIZE[0] and MIN_SIDE <= h <= MAX_SIZE[1] else None
+
+
 def _size(value: Any) -> tuple[int, int] | str | None:
     if value == "auto":
         return "auto"
-    if isinstance(value, str):
-        match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", value)
-        if match:
-            w, h = int(match.group(1)), int(match.group(2))
-            if 320 <= w <= 7680 and 240 <= h <= 4320:
-                return (w, h)
-    return None
+    return screen_size(value) if isinstance(value, str) else None
 
 
 def _path(value: Any) -> str | None:
@@ -239,7 +249,7 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {
-    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" or "auto"'))),
+    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" (each side from 480) or "auto"'))),
     "display.orientation": Rule("table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
     "display.fullscreen": Rule(True, _bool, Notice(N_("true or false"))),
     "display.fps": Rule(30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),

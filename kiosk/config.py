@@ -18,6 +18,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -126,19 +127,31 @@ class LoadedKioskConfig:
 
 
 def _line_of(text: str, section: str, key: str | None) -> int | None:
-    """The 1-based line where ``[section]`` (and ``key`` in it) is written, if it can be found."""
+    """The 1-based line where ``[section]`` (and ``key`` in it) is first written, if it can be found."""
+    return _line_index(text).get((section, key))
+
+
+@lru_cache(maxsize=4)
+def _line_index(text: str) -> dict[tuple[str, str | None], int]:
+    """Where each ``[section]`` header and each plain ``key =`` in a section is first written
+    (one pass over the file, so that a file of many problems is checked in linear time)."""
+    index: dict[tuple[str, str | None], int] = {}
     current = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        header = re.fullmatch(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?", line)
+        header = _HEADER.fullmatch(line)
         if header:
             current = header.group(1)
-            if key is None and current == section:
-                return number
+            index.setdefault((current, None), number)
             continue
-        if key is not None and current == section and re.match(rf"{re.escape(key)}\s*=", line):
-            return number
-    return None
+        key = _KEY.match(line)
+        if key and current is not None:
+            index.setdefault((current, key.group(1)), number)
+    return index
+
+
+_HEADER = re.compile(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?")
+_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*=")
 
 
 class _Checker:

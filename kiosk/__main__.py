@@ -54,6 +54,7 @@ from kiosk.sdnotify import Notifier  # noqa: E402
 from kiosk.startguard import START_FILE, StartDecision, StartGuard  # noqa: E402
 from kiosk.store.journal import journal_path, state_dir  # noqa: E402
 from kiosk.store.keeper import JournalKeeper  # noqa: E402
+from kiosk.table.pin_lock import LOCK_FILE  # noqa: E402
 from kiosk.timesource import MonotonicClock  # noqa: E402
 
 
@@ -146,6 +147,8 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
+    if not plan.safe_mode:  # the keypad's lock after wrong PINs outlives this start
+        owner_pin = replace(owner_pin, lock_file=state_dir(args.simulator) / LOCK_FILE)
     if owner_pin.warning is not None:
         print(f"owner PIN: {owner_pin.warning}", file=sys.stderr)
     try:

@@ -27,7 +27,7 @@ from kiosk.config import KioskConfig
 from kiosk.i18n import LANGUAGES, N_, T, next_language
 from kiosk.owner import EDITABLE, SET_PIN_HINT, LoadedPin, OwnerError, write_settings
 from kiosk.table import intents as do
-from kiosk.table.pin_lock import MAX_WRONG, PinLock, PinLockFile
+from kiosk.table.pin_lock import PinLock, PinLockFile
 from kiosk.table.state import OwnerState
 
 if TYPE_CHECKING:

@@ -15,7 +15,15 @@ from kiosk.config import KioskConfig, MatchSettings
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
 from kiosk.table.controller import Controller
-from kiosk.table.pin_lock import LOCK_FILE, LOCK_SECONDS, MAX_LOCK_SECONDS, MAX_WRONG, PinLock, PinLockFile, lock_seconds
+from kiosk.table.pin_lock import (
+    LOCK_FILE,
+    LOCK_SECONDS,
+    MAX_LOCK_SECONDS,
+    MAX_WRONG,
+    PinLock,
+    PinLockFile,
+    lock_seconds,
+)
 from kiosk.timesource import FakeClock
 
 S = NS_PER_S

@@ -8,6 +8,7 @@ in use), each with its cause as ``why``.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sqlite3
@@ -40,10 +41,8 @@ def folder_write_errno(folder: Path) -> int | None:
         return exc.errno
     finally:
         os.close(fd)
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(probe)
-        except OSError:
-            pass
     return None
 
 

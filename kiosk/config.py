@@ -56,7 +56,7 @@ balances = 150           # each player's starting points
 language = "en"          # en, ko, uk, id (each player can also choose their own)
 stall_limit_seconds = 2.0  # longer than this without taking commands while a clock runs: abort
 idle_return_seconds = 180  # back to the home screen after this long without input between matches
-admin_exit_hold_seconds = 5  # hold the top-left corner this long to leave the kiosk
+admin_exit_hold_seconds = 5  # hold the bottom-left corner this long to leave the kiosk
 admin_exit_key = "F12"   # simulator only: hold this key as long to leave
 owner_pin_file = "/etc/spectacular-bid/owner-pin"  # the owner PIN's salted hash (set by the installer)
 

@@ -9,26 +9,60 @@ failure); a clean exit (admin exit, SIGTERM, closing the simulator's window) cle
 
 from __future__ import annotations
 
-import argparse
-import os
 import signal
-import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import Any
 
-from kiosk.config import KioskConfig, load_config
-from kiosk.owner import load_pin
-from kiosk.sdnotify import Notifier
-from kiosk.startguard import START_FILE, StartDecision, StartGuard
-from kiosk.store.journal import journal_path, state_dir
-from kiosk.store.keeper import JournalKeeper
-from kiosk.timesource import MonotonicClock
+
+class StopRequest:
+    """systemd's stop (SIGTERM) at any moment of the start: remembered until the app exists, then
+    passed to it; a start stopped this way is a clean exit, never a failed start."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._app: Any = None
+
+    def install(self) -> None:
+        """Take SIGTERM from now on (the first thing ``python -m kiosk`` does, before the slow imports)."""
+        signal.signal(signal.SIGTERM, self)
+
+    def __call__(self, signum: int = signal.SIGTERM, frame: object = None) -> None:
+        self.requested = True
+        if self._app is not None:
+            self._app.running = False
+
+    def attach(self, app: Any) -> None:
+        """From now on a stop leaves ``app``'s loop; one that came earlier leaves it at once."""
+        self._app = app
+        if self.requested:
+            app.running = False
+
+
+STOP = StopRequest()
+if __name__ == "__main__":
+    STOP.install()
+
+import argparse  # noqa: E402  (after the SIGTERM handler: a stop during these imports is a clean exit)
+import os  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from dataclasses import dataclass, replace  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from kiosk.config import KioskConfig, load_config, screen_size  # noqa: E402
+from kiosk.owner import load_pin  # noqa: E402
+from kiosk.sdnotify import Notifier  # noqa: E402
+from kiosk.startguard import START_FILE, StartDecision, StartGuard  # noqa: E402
+from kiosk.store.journal import journal_path, state_dir  # noqa: E402
+from kiosk.store.keeper import JournalKeeper  # noqa: E402
+from kiosk.table.pin_lock import LOCK_FILE  # noqa: E402
+from kiosk.timesource import MonotonicClock  # noqa: E402
 
 
 def _size(value: str) -> tuple[int, int]:
-    w, _, h = value.lower().partition("x")
-    return int(w), int(h)
+    size = screen_size(value)
+    if size is None:
+        raise argparse.ArgumentTypeError(f"{value!r}: a size like 800x480, each side from 480")
+    return size
 
 
 def boot_id() -> str:
@@ -80,13 +114,13 @@ def _ended_cleanly(exc: BaseException) -> bool:
     return isinstance(exc, KeyboardInterrupt) or (isinstance(exc, SystemExit) and exc.code in (0, None))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stop: StopRequest = STOP) -> int:
     """Parse the command line, record the start, and run the kiosk (in safe mode after a crash loop)."""
     args = build_parser().parse_args(argv)
     guard = StartGuard(state_dir(args.simulator) / START_FILE, boot=boot_id())
     decision = guard.begin()
     try:
-        status = run(args, decision)
+        status = 0 if stop.requested else run(args, decision, stop)
     except BaseException as exc:
         if _ended_cleanly(exc):
             guard.finished()
@@ -97,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def run(args: argparse.Namespace, decision: StartDecision) -> int:
+def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = STOP) -> int:
     """Read the configuration, open the journal and run the app until it leaves; its exit status."""
     plan = plan_start(args, decision)
     for warning in plan.warnings:
@@ -113,15 +147,19 @@ def run(args: argparse.Namespace, decision: StartDecision) -> int:
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
+    if not plan.safe_mode:  # the keypad's lock after wrong PINs outlives this start
+        owner_pin = replace(owner_pin, lock_file=state_dir(args.simulator) / LOCK_FILE)
     if owner_pin.warning is not None:
         print(f"owner PIN: {owner_pin.warning}", file=sys.stderr)
     try:
+        if stop.requested:  # stopped while the journal opened: nothing to show
+            return 0
         from kiosk.app import App  # imports pygame: after the configuration is read
 
         app = App(plan.config, warnings=plan.warnings, simulator=args.simulator, size=args.size, clock=clock,
                   notifier=notifier, boot_id=boot_id(), keeper=keeper, owner_pin=owner_pin,
                   config_path=None if plan.safe_mode else args.config)  # safe mode read no file: saves none
-        signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))  # systemd's stop: leave cleanly
+        stop.attach(app)  # systemd's stop: leave cleanly (one during the start leaves at once)
         return app.run()
     finally:
         if keeper is not None:

@@ -18,6 +18,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ balances = 150           # each player's starting points
 language = "en"          # en, ko, uk, id (each player can also choose their own)
 stall_limit_seconds = 2.0  # longer than this without taking commands while a clock runs: abort
 idle_return_seconds = 180  # back to the home screen after this long without input between matches
-admin_exit_hold_seconds = 5  # hold the top-left corner this long to leave the kiosk
+admin_exit_hold_seconds = 5  # hold the bottom-left corner this long to leave the kiosk
 admin_exit_key = "F12"   # simulator only: hold this key as long to leave
 owner_pin_file = "/etc/spectacular-bid/owner-pin"  # the owner PIN's salted hash (set by the installer)
 
@@ -126,19 +127,31 @@ class LoadedKioskConfig:
 
 
 def _line_of(text: str, section: str, key: str | None) -> int | None:
-    """The 1-based line where ``[section]`` (and ``key`` in it) is written, if it can be found."""
+    """The 1-based line where ``[section]`` (and ``key`` in it) is first written, if it can be found."""
+    return _line_index(text).get((section, key))
+
+
+@lru_cache(maxsize=4)
+def _line_index(text: str) -> dict[tuple[str, str | None], int]:
+    """Where each ``[section]`` header and each plain ``key =`` in a section is first written
+    (one pass over the file, so that a file of many problems is checked in linear time)."""
+    index: dict[tuple[str, str | None], int] = {}
     current = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        header = re.fullmatch(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?", line)
+        header = _HEADER.fullmatch(line)
         if header:
             current = header.group(1)
-            if key is None and current == section:
-                return number
+            index.setdefault((current, None), number)
             continue
-        if key is not None and current == section and re.match(rf"{re.escape(key)}\s*=", line):
-            return number
-    return None
+        key = _KEY.match(line)
+        if key and current is not None:
+            index.setdefault((current, key.group(1)), number)
+    return index
+
+
+_HEADER = re.compile(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?")
+_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*=")
 
 
 class _Checker:
@@ -206,16 +219,26 @@ def _choice(options: Sequence[str]) -> Callable[[Any], str | None]:
     return lambda value: value if value in options else None
 
 
+MIN_SIDE = 480
+"""The shortest side the screens are drawn for (the board and the touch targets need it)."""
+MAX_SIZE = (7680, 4320)
+"""The largest width and height accepted."""
+
+
+def screen_size(text: str) -> tuple[int, int] | None:
+    """``"WIDTHxHEIGHT"`` as a size every screen can be drawn at, or None (too small, too large,
+    not a size): each side at least ``MIN_SIDE``, at most ``MAX_SIZE``."""
+    match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
+    if match is None:
+        return None
+    w, h = int(match.group(1)), int(match.group(2))
+    return (w, h) if MIN_SIDE <= w <= MAX_SIZE[0] and MIN_SIDE <= h <= MAX_SIZE[1] else None
+
+
 def _size(value: Any) -> tuple[int, int] | str | None:
     if value == "auto":
         return "auto"
-    if isinstance(value, str):
-        match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", value)
-        if match:
-            w, h = int(match.group(1)), int(match.group(2))
-            if 320 <= w <= 7680 and 240 <= h <= 4320:
-                return (w, h)
-    return None
+    return screen_size(value) if isinstance(value, str) else None
 
 
 def _path(value: Any) -> str | None:
@@ -239,7 +262,7 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {
-    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" or "auto"'))),
+    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" (each side from 480) or "auto"'))),
     "display.orientation": Rule("table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
     "display.fullscreen": Rule(True, _bool, Notice(N_("true or false"))),
     "display.fps": Rule(30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),

@@ -180,6 +180,8 @@ class LoadedPin:
 
     pin: OwnerPin | None
     warning: Text | None = None
+    lock_file: Path | None = None
+    """Where the keypad's lock after wrong PINs is kept between starts (None: not kept)."""
 
 
 def load_pin(path: str | os.PathLike[str]) -> LoadedPin:

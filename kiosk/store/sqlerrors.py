@@ -8,6 +8,9 @@ in use), each with its cause as ``why``.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +23,27 @@ _DAMAGED_CODES = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 
 def _error_name(exc: sqlite3.Error) -> str:
     return str(getattr(exc, "sqlite_errorname", "") or "")
+
+
+def folder_write_errno(folder: Path) -> int | None:
+    """Why a new file cannot be written in ``folder`` (an ``errno``: EROFS, ENOSPC ...), None
+    when one can: SQLite reports a file system turned read-only as a plain I/O error."""
+    probe = folder / f".write-probe-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return None
+    except OSError as exc:
+        return exc.errno
+    try:
+        os.write(fd, b"x")
+    except OSError as exc:
+        return exc.errno
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(probe)
+    return None
 
 
 def is_damage(exc: sqlite3.Error) -> bool:
@@ -53,7 +77,13 @@ def unavailable(path: Path, exc: sqlite3.Error) -> StoreUnavailable:
     elif name.startswith("SQLITE_CANTOPEN"):
         why = T("the file cannot be opened (is the folder read-only?)")
     elif name.startswith("SQLITE_IOERR"):
-        why = T("the storage reported an input/output error")
+        cause = folder_write_errno(path.parent)
+        if cause == errno.EROFS:
+            why = T("the storage has become read-only (a card with errors turns itself read-only)")
+        elif cause == errno.ENOSPC:
+            why = T("the disk is full")
+        else:
+            why = T("the storage reported an input/output error")
     else:
         why = str(exc)
     return StoreUnavailable(T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.",

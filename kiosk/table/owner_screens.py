@@ -3,8 +3,8 @@
 - **The keypad** opens when the admin corner (or key) is held long enough (``purpose`` "exit") or at
   the settings screen's Edit ("settings"). The right PIN (``OwnerPin.check``) leaves the kiosk with
   status 10 — after "Stop the kiosk?" when a match is in progress — or opens the settings editor.
-  A wrong PIN says so and counts; ``MAX_WRONG`` wrong PINs in a row lock the keypad for
-  ``LOCK_SECONDS`` (on the controller's clock). Without a usable PIN (no PIN file) the keypad says
+  A wrong PIN says so and counts; ``MAX_WRONG`` wrong PINs in a row lock the keypad, for a time
+  that doubles after each such round and survives a restart (``kiosk.table.pin_lock``). Without a usable PIN (no PIN file) the keypad says
   the owner screens are locked and how to set the PIN; in simulator mode the admin exit then works
   without a PIN, as before there was one.
 - **Stopping** a match in progress aborts it unrated, "stopped by the owner", and has the keeper
@@ -27,15 +27,12 @@ from kiosk.config import KioskConfig
 from kiosk.i18n import LANGUAGES, N_, T, next_language
 from kiosk.owner import EDITABLE, SET_PIN_HINT, LoadedPin, OwnerError, write_settings
 from kiosk.table import intents as do
+from kiosk.table.pin_lock import PinLock, PinLockFile
 from kiosk.table.state import OwnerState
 
 if TYPE_CHECKING:
     from kiosk.table.controller import Controller
 
-MAX_WRONG = 5
-"""Wrong PINs in a row before the keypad locks."""
-LOCK_SECONDS = 60
-"""How long the keypad stays locked after ``MAX_WRONG`` wrong PINs."""
 MAX_DIGITS = 8
 STOPPED_BY_OWNER = N_("stopped by the owner")
 """The reason of a match the owner stopped (kept as the outcome's message id)."""
@@ -75,6 +72,10 @@ class OwnerDesk:
             "no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
             path=path, command=SET_PIN_HINT))
         self.config_path = config_path
+        self.lock_file = PinLockFile(self.pin.lock_file, controller.boot_id)
+        lock = self.lock_file.load(controller.clock.now())
+        o = self.state
+        o.rounds, o.wrong, o.locked_until_ns = lock.rounds, lock.wrong, lock.until_ns
         self.saved = settings_of(controller.config)
         """The editable values as last read or saved (Save writes only what differs)."""
 
@@ -147,14 +148,13 @@ class OwnerDesk:
             return
         digits, o.digits = o.digits, ""
         if not pin.check(digits):
-            o.wrong += 1
-            o.error = T("Wrong PIN")
-            if o.wrong >= MAX_WRONG:
-                o.wrong = 0
-                o.locked_until_ns = now + LOCK_SECONDS * NS_PER_S
-                o.error = ""
+            lock = PinLock(o.rounds, o.wrong, o.locked_until_ns).after_wrong(now)
+            o.rounds, o.wrong, o.locked_until_ns = lock.rounds, lock.wrong, lock.until_ns
+            o.error = T("Wrong PIN") if lock.wrong else ""
+            self.lock_file.save(lock)
             return
-        o.wrong, o.error, o.locked_until_ns = 0, "", None
+        o.rounds, o.wrong, o.error, o.locked_until_ns = 0, 0, "", None
+        self.lock_file.save(PinLock())
         purpose, o.keypad = o.keypad, None
         if purpose == "settings":
             o.editing = dict(self.saved)

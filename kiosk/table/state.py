@@ -103,7 +103,9 @@ class OwnerState:
     error: str = ""
     """Why the last PIN was not taken (a ``Text``): wrong, or locked."""
     wrong: int = 0
-    """Wrong PINs in a row (the keypad locks at ``owner.MAX_WRONG``)."""
+    """Wrong PINs in a row (the keypad locks at ``pin_lock.MAX_WRONG``)."""
+    rounds: int = 0
+    """Rounds of ``MAX_WRONG`` wrong PINs since the last right one (each doubles the lock)."""
     locked_until_ns: int | None = None
     """The keypad takes no PIN before this time (after too many wrong ones)."""
     confirm_stop: bool = False

@@ -36,6 +36,10 @@ def key_legend(config: KioskConfig, language: str) -> str:
                key=config.kiosk.admin_exit_key)
 
 
+MOST_WARNINGS_LISTED = 20
+"""The settings screen lists this many warnings; the check tool lists them all."""
+
+
 def status_text(config: KioskConfig, language: str, where: Surroundings, warnings: tuple[object, ...]) -> str:
     """The settings screen's lines: screen, hand-over, clock, buttons and panel, language, warnings."""
     t = translator(language)
@@ -53,7 +57,12 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
         t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
             panel=panels.get(panel, panel) if panel else t._("none")),
         t._("Language: {language}", language=NATIVE_NAMES[t.language]),
+        t._("Sound volume: {volume}", volume=c.sound.volume),
         t._("Change these in the configuration file (see the README)."),
     ]
-    lines += [t._("Warning: {warning}", warning=t(as_text(w))) for w in warnings]
+    lines += [t._("Warning: {warning}", warning=t(as_text(w))) for w in warnings[:MOST_WARNINGS_LISTED]]
+    if len(warnings) > MOST_WARNINGS_LISTED:
+        more = len(warnings) - MOST_WARNINGS_LISTED
+        lines.append(t.n_("… and {n} more warning: python -m kiosk.config --check lists every one",
+                          "… and {n} more warnings: python -m kiosk.config --check lists every one", more))
     return "\n".join(lines)

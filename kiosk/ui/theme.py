@@ -15,6 +15,7 @@ from functools import lru_cache
 import pygame
 
 from kiosk.ui import fonts
+from kiosk.ui.bidi import visual_order
 
 BACKGROUND = (14, 61, 43)  # table felt
 BOARD = (20, 84, 58)
@@ -109,13 +110,13 @@ def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size:
 @lru_cache(maxsize=128)  # a screen's texts; texts with numbers change often: bounded memory (docs/journal.md: soak)
 def render_fit(text: str, max_width: int, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered as large as fits ``max_width``, up to ``size`` (cached: do not draw on it)."""
-    return fit_font(text, max_width, size, bold).render(text, True, colour)
+    return fit_font(text, max_width, size, bold).render(visual_order(text), True, colour)
 
 
 @lru_cache(maxsize=96)
 def render(text: str, size: int, colour: tuple[int, int, int] = TEXT, bold: bool = False) -> pygame.Surface:
     """``text`` rendered at ``size`` (cached: do not draw on it)."""
-    return font(size, bold, text).render(text, True, colour)
+    return font(size, bold, text).render(visual_order(text), True, colour)
 
 
 def wrap(text: str, max_width: int, f: pygame.font.Font) -> list[str]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hardware.notices import Notice
 from kiosk.config import DEFAULT_CONFIG_TOML, RULES, KioskConfig, load_config, parse_config_text
 
@@ -42,8 +44,8 @@ x = 1
     assert (size.msgid, size.line) == ("{key} (line {line}): {message}", 2)
     assert size.message is not None and size.message.msgid == "expected {expected}, got {value}; using {default}"
     assert size.message.params["value"] == "'9x9'" and size.message.params["default"] == "'auto'"
-    assert size.message.params["expected"] == Notice('a size like "800x480" or "auto"')
-    assert str(size) == """display.size (line 2): expected a size like "800x480" or "auto", got '9x9'; using 'auto'"""
+    assert size.message.params["expected"] == Notice('a size like "800x480" (each side from 480) or "auto"')
+    assert str(size) == """display.size (line 2): expected a size like "800x480" (each side from 480) or "auto", got '9x9'; using 'auto'"""
     assert by_key["display.orientation"].line == 3
     colour = by_key["display.colour"]
     assert colour.line == 4 and colour.message is not None
@@ -166,3 +168,22 @@ def test_the_default_file_documents_every_key_and_says_who_is_turned() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for name in RULES:
         assert f"`{name}`" in readme, f"README's configuration table lacks {name}"
+
+
+@pytest.mark.parametrize("value", ["640x240", "1920x240", "800x479", "479x800", "7681x480", "480x4321"])
+def test_a_size_the_screens_cannot_be_drawn_at_is_refused(value: str) -> None:
+    loaded = parse_config_text(f'[display]\nsize = "{value}"\n')
+    assert loaded.config.display.size is None
+    (warning,) = loaded.warnings
+    assert warning.key == "display.size" and "each side from 480" in str(warning)
+
+
+@pytest.mark.parametrize("size", [(480, 480), (640, 480), (480, 1920), (3840, 480)])
+def test_every_accepted_extreme_size_draws_the_board_screens(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The config check accepts only sizes at which a late board and a settlement are drawn."""
+    from kiosk.devtools.screenshots import shoot
+
+    assert parse_config_text(f'[display]\nsize = "{size[0]}x{size[1]}"\n').config.display.size == size
+    for orientation in ("table", "upright"):
+        written = shoot(tmp_path, size, orientation, only=("play-late", "settlement-domino"))
+        assert len(written) == 2

@@ -14,7 +14,8 @@ from kiosk.owner import LoadedPin, OwnerPin, load_pin
 from kiosk.store.journal import Journal
 from kiosk.table import intents as do
 from kiosk.table.controller import ADMIN_EXIT_STATUS, Controller
-from kiosk.table.owner_screens import LOCK_SECONDS, MAX_WRONG, STOPPED_BY_OWNER
+from kiosk.table.owner_screens import STOPPED_BY_OWNER
+from kiosk.table.pin_lock import LOCK_SECONDS, MAX_WRONG
 from kiosk.table.state import Screen
 from kiosk.timesource import FakeClock
 

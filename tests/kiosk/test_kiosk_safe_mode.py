@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -176,7 +177,7 @@ def test_main_records_the_error_raises_it_again_and_a_clean_exit_clears(
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     record = tmp_path / START_FILE
 
-    def fail(args: object, decision: StartDecision) -> int:
+    def fail(args: object, decision: StartDecision, *_: object) -> int:
         raise RuntimeError("the display is gone")
 
     monkeypatch.setattr(kiosk_main, "run", fail)
@@ -187,7 +188,7 @@ def test_main_records_the_error_raises_it_again_and_a_clean_exit_clears(
 
     seen: list[StartDecision] = []
 
-    def admin_exit(args: object, decision: StartDecision) -> int:
+    def admin_exit(args: object, decision: StartDecision, *_: object) -> int:
         seen.append(decision)
         return 10
 
@@ -196,7 +197,7 @@ def test_main_records_the_error_raises_it_again_and_a_clean_exit_clears(
     assert seen[0].failures == 1 and seen[0].last_error == "RuntimeError: the display is gone"
     assert not record.exists()
 
-    def interrupted(args: object, decision: StartDecision) -> int:
+    def interrupted(args: object, decision: StartDecision, *_: object) -> int:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(kiosk_main, "run", interrupted)
@@ -276,3 +277,72 @@ def test_three_real_failing_starts_then_the_fourth_reaches_the_app_in_safe_mode(
         assert journal.exists()
     finally:
         listener.close()
+
+
+# -- systemd restarts during start-up (issue 26, finding 7) --------------------------------------
+
+
+def _wait_for(path: Path, child: subprocess.Popen[str]) -> None:
+    """Return as soon as ``path`` exists (the start record: the guard has counted this start)."""
+    deadline = time.monotonic() + 60
+    while not path.exists():
+        if child.poll() is not None:
+            pytest.fail("the kiosk left before recording its start: " + child.communicate()[1])
+        if time.monotonic() > deadline:
+            child.kill()
+            pytest.fail("no start record within 60 s")
+        time.sleep(0.001)  # polling for the file, not waiting for time to pass
+
+
+def test_three_restarts_during_start_up_never_make_a_safe_mode(tmp_path: Path) -> None:
+    """systemctl restart sends SIGTERM whenever it is run: one that lands while the kiosk is still
+    importing or opening its journal is a clean stop, so three in a row do not count as a crash loop."""
+    record = tmp_path / "state" / START_FILE
+    journal = tmp_path / "journal.sqlite3"
+    for _ in range(SAFE_AFTER):
+        child = _kiosk(tmp_path, "--journal", str(journal), video="dummy")
+        _wait_for(record, child)  # counted, not yet showing anything
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+        assert child.returncode == 0, err
+        assert "Traceback" not in err
+        assert not record.exists()  # a clean exit clears the record
+    child = _kiosk(tmp_path, "--journal", str(journal), video="dummy")
+    child.send_signal(signal.SIGTERM)  # at once: before or during the imports
+    _, err = child.communicate(timeout=60)
+    assert child.returncode in (0, -signal.SIGTERM), err  # -SIGTERM: before Python ran any of the kiosk
+    assert not record.exists()  # either way the start did not count
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify.sock"))
+    try:
+        child = _kiosk(tmp_path, "--journal", str(journal), video="dummy", notify=str(tmp_path / "notify.sock"))
+        _until_ready(listener, child)
+        status, err = _stop(child)
+        assert status == 0, err
+        assert "safe mode" not in err
+    finally:
+        listener.close()
+
+
+def test_a_stop_before_the_app_exists_leaves_it_at_once() -> None:
+    class FakeApp:
+        running = True
+
+    stop = kiosk_main.StopRequest()
+    stop()
+    app = FakeApp()
+    stop.attach(app)
+    assert stop.requested and app.running is False
+    later = kiosk_main.StopRequest()
+    other = FakeApp()
+    later.attach(other)
+    assert other.running is True
+    later()
+    assert other.running is False
+
+
+def test_a_size_the_screens_cannot_be_drawn_at_is_refused_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        kiosk_main.build_parser().parse_args(["--size", "640x240"])
+    assert "each side from 480" in capsys.readouterr().err
+    assert kiosk_main.build_parser().parse_args(["--size", "480x480"]).size == (480, 480)

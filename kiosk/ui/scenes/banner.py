@@ -15,19 +15,26 @@ from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.widgets import Hotspot, paragraph, rows_for, text
 
 
-def warning_lines(context: Context) -> list[str]:
-    """The banner's warnings in the host language (configuration, hardware, journal, fonts)."""
+def warning_count(context: Context) -> int:
+    """How many warnings there are (saving, configuration, hardware, journal, fonts)."""
+    return (context.ui.saving is not None) + len(context.ui.warnings) + len(fonts.warnings())
+
+
+def warning_lines(context: Context, most: int = 1) -> list[str]:
+    """The first ``most`` of the banner's warnings in the host language (only those are translated:
+    a file with thousands of problems costs a frame no more than one with one)."""
     t = context.t
-    saving = [t(context.ui.saving)] if context.ui.saving is not None else []
-    return (saving + [t._("Configuration: {warning}", warning=t(as_text(w))) for w in context.ui.warnings]
-            + [t(w) for w in fonts.warnings()])
+    lines = [t(context.ui.saving)] if context.ui.saving is not None else []
+    lines += [t._("Configuration: {warning}", warning=t(as_text(w))) for w in context.ui.warnings[:most]]
+    lines += [t(w) for w in fonts.warnings()[:most]]
+    return lines[:most]
 
 
 def banner_text(context: Context, warnings: list[str]) -> str:
     """The first warning, and how many more the settings screen lists."""
     value = warnings[0]
-    if len(warnings) > 1:
-        more = len(warnings) - 1
+    more = warning_count(context) - 1
+    if more > 0:
         value = context.t.n_("{warning} (+{n} more: see Settings)", "{warning} (+{n} more: see Settings)", more,
                              warning=value)
     return value

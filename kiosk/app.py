@@ -26,7 +26,7 @@ from kiosk.sdnotify import Notifier, WatchdogPinger
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.table.controller import Controller, Surroundings
-from kiosk.table.intents import Intent, OpenHelp
+from kiosk.table.intents import Intent, OpenHelp, StepSetting
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
 from kiosk.timesource import Clock, MonotonicClock
@@ -262,6 +262,8 @@ class App:
         intent = spot.intent
         if isinstance(intent, OpenHelp) and intent.player is None and self.stage.regions.turned[1]:
             intent = OpenHelp(1 if pos[1] < self.screen.get_height() // 2 else 0)  # it faces the half tapped
+        if isinstance(intent, StepSetting):
+            self.controller.hold_stepper(source, intent, now)  # held, it repeats
 
         def tap() -> None:
             self.stage.handle(intent, now)  # only a scene on screen now that offers it takes it

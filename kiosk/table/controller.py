@@ -46,6 +46,7 @@ from kiosk.table.owner_screens import OwnerDesk
 from kiosk.table.players import PlayerDesk
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import PressTiming
+from kiosk.table.repeat import StepperRepeat
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
@@ -116,6 +117,8 @@ class Controller:
         self.exit_status = 0
         self._events_seen = 0
         self._holds: dict[Hashable, Hold] = {}
+        self.steppers = StepperRepeat()
+        """The settings steppers held down (they repeat)."""
         self._last_input_ns = clock.now()
         """The idle return counts from the latest input, or from the start (a resume's message stays)."""
         self.presses = PressTiming()
@@ -353,6 +356,11 @@ class Controller:
     def release(self, source: Hashable) -> None:
         """That press ended."""
         self._holds.pop(source, None)
+        self.steppers.release(source)
+
+    def hold_stepper(self, source: Hashable, intent: do.Intent, now: int) -> None:
+        """A press on a settings stepper began at ``now``: it repeats while held (``kiosk.table.repeat``)."""
+        self.steppers.press(source, intent, now)
 
     @property
     def hold_ns(self) -> int:
@@ -376,7 +384,17 @@ class Controller:
             self._start_flights(now)
         self._save(now)  # committed before it is shown (or kept, and the banner says so)
         self._check_holds(now)
+        self._repeat_steppers(now)
         self._idle_return(now)
+
+    def _repeat_steppers(self, now: int) -> None:
+        """The held steppers' repeats, while the settings editor that shows them is open."""
+        if self.ui.owner.editing is None:
+            self.steppers.clear()
+            return
+        for intent in self.steppers.due(now):
+            self.owner.handle(intent, now)
+            self.ui.changed()
 
     def panel_state(self, now: int) -> PanelState:
         """What the LEDs and the serial panel show: the match's state, or at home ACCEPT lit for a new match."""
@@ -534,6 +552,9 @@ class Controller:
             if thought is not None:
                 due.append(thought)
         due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
+        repeat = self.steppers.next_due_ns()
+        if repeat is not None:
+            due.append(repeat)
         until = self.ui.owner.locked_until_ns
         if self.ui.owner.keypad is not None and until is not None and until > now:
             due.append(now + (until - now) % NS_PER_S + 1)  # the lock's countdown, and its end

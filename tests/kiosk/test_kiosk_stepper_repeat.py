@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pygame
+from kiosk_support import spot_for, tap
 
 from engine import NS_PER_S
 from kiosk.app import App
@@ -14,7 +15,6 @@ from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
 from kiosk.table.repeat import REPEAT_AFTER_NS, REPEAT_EVERY_NS, StepperRepeat
 from kiosk.timesource import FakeClock
-from kiosk_support import spot_for, tap
 
 S = NS_PER_S
 PIN = "4821"

@@ -61,7 +61,7 @@ from kiosk.timesource import MonotonicClock  # noqa: E402
 def _size(value: str) -> tuple[int, int]:
     size = screen_size(value)
     if size is None:
-        raise argparse.ArgumentTypeError(f"{value!r}: a size like 800x480, each side from 480")
+        raise argparse.ArgumentTypeError(f"{value!r}: a size like 800x480, width and height from 480")
     return size
 
 

@@ -262,7 +262,7 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {
-    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" (each side from 480) or "auto"'))),
+    "display.size": Rule("auto", _size, Notice(N_('a size like "800x480" (width and height from 480) or "auto"'))),
     "display.orientation": Rule("table", _choice(ORIENTATIONS), Notice(N_('"table" or "upright"'))),
     "display.fullscreen": Rule(True, _bool, Notice(N_("true or false"))),
     "display.fps": Rule(30, _whole(10, 120), Notice(N_("a whole number from 10 to 120"))),

@@ -79,7 +79,7 @@ def unavailable(path: Path, exc: sqlite3.Error) -> StoreUnavailable:
     elif name.startswith("SQLITE_IOERR"):
         cause = folder_write_errno(path.parent)
         if cause == errno.EROFS:
-            why = T("the storage has become read-only (a card with errors turns itself read-only)")
+            why = T("the storage has become read-only (a card with errors becomes read-only by itself)")
         elif cause == errno.ENOSPC:
             why = T("the disk is full")
         else:

@@ -44,8 +44,8 @@ x = 1
     assert (size.msgid, size.line) == ("{key} (line {line}): {message}", 2)
     assert size.message is not None and size.message.msgid == "expected {expected}, got {value}; using {default}"
     assert size.message.params["value"] == "'9x9'" and size.message.params["default"] == "'auto'"
-    assert size.message.params["expected"] == Notice('a size like "800x480" (each side from 480) or "auto"')
-    assert str(size) == """display.size (line 2): expected a size like "800x480" (each side from 480) or "auto", got '9x9'; using 'auto'"""
+    assert size.message.params["expected"] == Notice('a size like "800x480" (width and height from 480) or "auto"')
+    assert str(size) == """display.size (line 2): expected a size like "800x480" (width and height from 480) or "auto", got '9x9'; using 'auto'"""
     assert by_key["display.orientation"].line == 3
     colour = by_key["display.colour"]
     assert colour.line == 4 and colour.message is not None
@@ -175,7 +175,7 @@ def test_a_size_the_screens_cannot_be_drawn_at_is_refused(value: str) -> None:
     loaded = parse_config_text(f'[display]\nsize = "{value}"\n')
     assert loaded.config.display.size is None
     (warning,) = loaded.warnings
-    assert warning.key == "display.size" and "each side from 480" in str(warning)
+    assert warning.key == "display.size" and "width and height from 480" in str(warning)
 
 
 @pytest.mark.parametrize("size", [(480, 480), (640, 480), (480, 1920), (3840, 480)])

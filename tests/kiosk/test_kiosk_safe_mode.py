@@ -344,5 +344,5 @@ def test_a_stop_before_the_app_exists_leaves_it_at_once() -> None:
 def test_a_size_the_screens_cannot_be_drawn_at_is_refused_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         kiosk_main.build_parser().parse_args(["--size", "640x240"])
-    assert "each side from 480" in capsys.readouterr().err
+    assert "width and height from 480" in capsys.readouterr().err
     assert kiosk_main.build_parser().parse_args(["--size", "480x480"]).size == (480, 480)

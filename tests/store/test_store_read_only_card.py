@@ -17,7 +17,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.store.sqlerrors import folder_write_errno
 
-READ_ONLY = "the storage has become read-only (a card with errors turns itself read-only)"
+READ_ONLY = "the storage has become read-only (a card with errors becomes read-only by itself)"
 
 
 @contextmanager

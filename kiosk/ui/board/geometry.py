@@ -14,11 +14,12 @@ tile's place, and converts to pixels.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine import Layout, Placement, Point, Slot, Tile
 from kiosk.ui.board.grid import Box, Dir, Grid
+from kiosk.ui.board.grow import centred, grow
 from kiosk.ui.board.lay import Attempt, attempt
 
 Rect = tuple[int, int, int, int]
@@ -38,6 +39,13 @@ _BUDGET = (240, 120)
 opening tile, and for each other place."""
 _TOTAL_BUDGET = 800
 """Tries for the whole search over sizes; once spent, each size gets only a few tries per tile."""
+PLAN_RATIO = 0.8
+"""The plan size (``_plan_size``) over the largest tile size of the area."""
+GROW_FLOOR_RATIO = 0.74
+"""A board keeps its arrangement while rescaling down to this share of the area's largest tile size
+(60 px on the 800 x 480 board); below that it is laid out anew at the largest size that fits."""
+VIEW_MARGIN = (4, 2)
+"""Room in units left around the board when its view changes, so the next tiles need no other."""
 _SPREAD = 2.4
 """Area per tile over the tile's long side squared in a typical laid-out round."""
 
@@ -154,12 +162,48 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
     out this way.
     """
     _, _, w, h = area
+    rungs = _ladder(w, h)
+    previous: Attempt | None = None
+    found: Attempt | None = None
     if len(placements) >= 2:
         before = placements[:-1]
-        kept = _grow_from(_layout_units(before, _first_double(before), area), placements, spinner, w, h)
-        if kept is not None:
-            return kept
-    rungs = _ladder(w, h)
+        previous = _layout_units(before, _first_double(before), area)
+        floor = max(min_readable_long(area), int(rungs[0] * GROW_FLOOR_RATIO))
+        smaller = [r for r in rungs if floor <= r < previous.grid.long_side]
+        found = grow(previous, placements, spinner, w, h, smaller)
+        if found is None:
+            previous = None  # laid out anew: a new view
+    elif placements:
+        plan = _plan_size(rungs)
+        grid = Grid(w, h, plan)
+        found, _ = attempt(placements, spinner, grid, (grid.wu // 2, grid.hu // 2), _BUDGET[0])
+    if found is None:
+        found = centred(_search_sizes(placements, spinner, w, h, rungs, area))
+    return _with_view(found, area)
+
+
+def _plan_size(rungs: list[int]) -> int:
+    """The tile size a round is planned at: arms run on to the edges of the area at this size
+    before they turn, and the board is drawn larger while it is small (``_with_view``)."""
+    want = rungs[0] * PLAN_RATIO
+    return next((r for r in rungs if r <= want), rungs[-1])
+
+
+def _with_view(found: Attempt, area: Rect) -> Attempt:
+    """``found`` with the view it is drawn in: its grid centred in ``area`` at the grid's tile size.
+
+    The view changes only when the grid does (a rescale, or a board laid out anew), so a tile
+    keeps its pixels from one placement to the next.
+    """
+    x, y, w, h = area
+    grid = found.grid
+    unit = grid.unit
+    return replace(found, view=(grid.long_side, x + (w - grid.wu * unit) / 2, y + (h - grid.hu * unit) / 2))
+
+
+def _search_sizes(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int, rungs: list[int],
+                  area: Rect) -> Attempt:
+    """The layout of ``placements`` laid out anew at a large size that fits."""
     tried: dict[int, Attempt | None] = {}
     left = [_TOTAL_BUDGET]
 
@@ -173,15 +217,6 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
         raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
     found = tried[best]
     assert found is not None
-    return found
-
-
-def _grow_from(previous: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int,
-               h: int) -> Attempt | None:
-    """``placements`` laid out at ``previous``'s size and opening place, its tiles where they were
-    if possible (a late tile's room may still move a few of them); None if that does not fit."""
-    boxes = [box for _, _, box, *_ in previous.tiles]
-    found, _ = attempt(placements, spinner, Grid(w, h, previous.grid.long_side), previous.origin, _BUDGET[0], boxes)
     return found
 
 
@@ -302,20 +337,12 @@ def _subtree_weights(placements: tuple[Placement, ...]) -> dict[Point, int]:
 
 
 def _to_pixels(area: Rect, found: Attempt) -> BoardGeometry:
-    """Convert a unit layout to screen rectangles, the tiles and targets together centred in ``area``.
+    """Convert a unit layout to screen rectangles in its view (``_with_view``).
 
     Edges are rounded one by one, so boxes that touch or are apart stay so in pixels.
     """
-    x, y, w, h = area
-    grid = found.grid
-    unit = grid.unit
-    boxes = [t[2] for t in found.tiles] + [t[2] for t in found.targets]
-    x0, y0, x1, y1 = (
-        (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        if boxes else (0, 0, grid.wu, grid.hu)
-    )
-    ox = x + (w - (x1 - x0) * unit) / 2 - x0 * unit
-    oy = y + (h - (y1 - y0) * unit) / 2 - y0 * unit
+    size, ox, oy = found.view
+    unit = size / 4
 
     def px(i: int) -> int:
         return int(ox + i * unit + 0.5) if ox + i * unit >= 0 else -int(-(ox + i * unit) + 0.5)
@@ -335,4 +362,4 @@ def _to_pixels(area: Rect, found: Attempt) -> BoardGeometry:
         OpenTarget(point, value, rect(box), (px(ax), py(ay)), d)
         for point, value, box, (ax, ay), d in found.targets
     )
-    return BoardGeometry(area, grid.long_side, grid.long_side // 2, tiles, targets)
+    return BoardGeometry(area, size, size // 2, tiles, targets)

@@ -133,6 +133,21 @@ def layout_board(layout: Layout, area: Rect) -> BoardGeometry:
     return _layout_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
 
 
+def layout_board_anew(layout: Layout, area: Rect) -> BoardGeometry:
+    """``layout`` laid out on its own in ``area`` at the largest size found, not grown from the board
+    before (a board that is only looked at, such as the one under a round's result)."""
+    return _anew_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
+
+
+@lru_cache(maxsize=16)
+def _anew_cached(placements: tuple[Placement, ...], spinner: Tile | None, area: Rect) -> BoardGeometry:
+    _, _, w, h = area
+    rungs = _ladder(w, h)
+    if not placements:
+        return _to_pixels(area, _with_view(Attempt(Grid(w, h, rungs[0]), [], [], (0, 0)), area))
+    return _to_pixels(area, _with_view(centred(_search_sizes(placements, spinner, w, h, rungs, area)), area))
+
+
 @lru_cache(maxsize=64)
 def _layout_cached(placements: tuple[Placement, ...], spinner: Tile | None, area: Rect) -> BoardGeometry:
     return layout_placements(placements, spinner, area)
@@ -273,7 +288,7 @@ def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
 
 def _ladder(w: int, h: int) -> list[int]:
     """Tile long sides to try, largest first, each about 5 % below the one before."""
-    top = max(MIN_TILE_LONG, min(MAX_TILE_LONG, int(h * 0.32), int(w * 0.12)))
+    top = max(MIN_TILE_LONG, min(MAX_TILE_LONG, int(h * 0.5), int(w * 0.12)))
     rungs: list[int] = []
     size = float(top)
     while size >= MIN_TILE_LONG:

@@ -9,14 +9,14 @@ import pygame
 from engine import Layout, Point, Tile
 from kiosk.table.intents import TapPoint
 from kiosk.ui import theme
-from kiosk.ui.board.geometry import layout_board
+from kiosk.ui.board.geometry import layout_board, layout_board_anew
 from kiosk.ui.board.render import draw_board, draw_tile
 from kiosk.ui.board.zones import tap_zones
 from kiosk.ui.widgets import Hotspot
 
 
 def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point], *,
-                    last_score: int | None = None) -> list[Hotspot]:
+                    last_score: int | None = None, anew: bool = False) -> list[Hotspot]:
     """Draw the layout inside ``area`` with ``targets`` highlighted; returns the targets' hotspots.
 
     The board is split among all open points, each taking the part nearest to it
@@ -24,8 +24,11 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     rectangles a finger can hit (``TapZone.hotspots``).
     ``last_score`` marks the layout's last placement: None no mark, 0 an outline, more than 0
     the outline and a "+points" badge (``kiosk.ui.board.render.draw_last_placement``).
+    ``anew``: the layout on its own at the largest size that fits (a board only looked at, such as
+    the one under a round's result), not grown from the board before.
     """
-    geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
+    rect = (area.x, area.y, area.width, area.height)
+    geometry = layout_board_anew(layout, rect) if anew else layout_board(layout, rect)
     draw_board(surface, geometry, highlight_points=tuple(targets), last_score=last_score)
     wanted = set(targets)
     return [

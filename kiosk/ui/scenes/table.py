@@ -101,6 +101,8 @@ class TableScene(Scene):
     offers: ClassVar[tuple[type[Intent], ...]] = (OpenHelp,)
     board_shown: ClassVar[bool] = True
     """The layout is on the board (not before the deal or during the auction)."""
+    board_anew: ClassVar[bool] = False
+    """The layout is laid out on its own, as large as it fits, not grown as in play (a round's result)."""
     messages_above: ClassVar[bool | None] = False
     """Messages sit below a card (True), at the bottom of the board (False), or are not shown (None)."""
     card_heading: ClassVar[int] = 1
@@ -140,7 +142,8 @@ class TableScene(Scene):
             last = session.last_placement  # the newest tile is outlined (with its score), the computer's too
             marked = last is not None and last.round == m.round and last.index == len(m.layout.placements) - 1
             spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
-                                     last_score=last.score if marked and last is not None else None)
+                                     last_score=last.score if marked and last is not None else None,
+                                     anew=self.board_anew)
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)

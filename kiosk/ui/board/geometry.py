@@ -43,7 +43,8 @@ PLAN_RATIO = 0.8
 """The plan size (``_plan_size``) over the largest tile size of the area."""
 GROW_FLOOR_RATIO = 0.74
 """A board keeps its arrangement while rescaling down to this share of the area's largest tile size
-(60 px on the 800 x 480 board); below that it is laid out anew at the largest size that fits."""
+(59.9 px: 62 px on the 800 x 480 board); below that the search lays it out again with every tile
+tried first where it was (``_repair``), or anew, if that gives larger tiles."""
 VIEW_MARGIN = (4, 2)
 """Room in units left around the board when its view changes, so the next tiles need no other."""
 _SPREAD = 2.4
@@ -178,30 +179,55 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
     """
     _, _, w, h = area
     rungs = _ladder(w, h)
-    previous: Attempt | None = None
     found: Attempt | None = None
+    keep: bool | None = None
     if len(placements) >= 2:
         before = placements[:-1]
         previous = _layout_units(before, _first_double(before), area)
-        floor = max(min_readable_long(area), int(rungs[0] * GROW_FLOOR_RATIO))
-        smaller = [r for r in rungs if floor <= r < previous.grid.long_side]
+        smaller = [r for r in rungs if min_readable_long(area) <= r < previous.grid.long_side]
         found = grow(previous, placements, spinner, w, h, smaller)
-        if found is None:
-            previous = None  # laid out anew: a new view
+        keep = next((t[3] for t in previous.tiles if t[6]), None)  # the spinner keeps its direction
+        least = min_readable_long(area)
+        if found is None or found.grid.long_side < max(rungs[0] * GROW_FLOOR_RATIO, least):
+            floor = found.grid.long_side + 1 if found is not None else least
+            below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles
+            anew = _repair(previous, placements, spinner, w, h, [r for r in below if r >= floor], keep) \
+                or centred(_search_sizes(placements, spinner, w, h, below, area, keep))
+            if found is None or anew.grid.long_side > found.grid.long_side:
+                found = anew
     elif placements:
-        plan = _plan_size(rungs)
+        plan = _plan_size(rungs, min_readable_long(area))
         grid = Grid(w, h, plan)
         found, _ = attempt(placements, spinner, grid, (grid.wu // 2, grid.hu // 2), _BUDGET[0])
     if found is None:
-        found = centred(_search_sizes(placements, spinner, w, h, rungs, area))
+        found = centred(_search_sizes(placements, spinner, w, h, rungs, area, keep))
     return _with_view(found, area)
 
 
-def _plan_size(rungs: list[int]) -> int:
-    """The tile size a round is planned at: arms run on to the edges of the area at this size
-    before they turn, and the board is drawn larger while it is small (``_with_view``)."""
-    want = rungs[0] * PLAN_RATIO
-    return next((r for r in rungs if r <= want), rungs[-1])
+def _repair(previous: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
+            sizes: list[int], keep: bool | None) -> Attempt | None:
+    """``placements`` laid out by the search with every earlier tile tried first where it was in
+    ``previous`` (a backjump moves the few that must make room), at ``previous``'s size or smaller
+    ones of ``sizes``, the arrangement centred on the larger grid; None if none fits."""
+    old = previous.grid
+    for size in sizes:
+        if size > old.long_side:
+            continue
+        grid = Grid(w, h, size)
+        dx, dy = (grid.wu - old.wu) // 2, (grid.hu - old.hu) // 2
+        boxes = [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for _, _, b, *_ in previous.tiles]
+        ox, oy = previous.origin
+        found, _ = attempt(placements, spinner, grid, (ox + dx, oy + dy), _BUDGET[0], boxes, keep)
+        if found is not None:
+            return found
+    return None
+
+
+def _plan_size(rungs: list[int], least: int) -> int:
+    """The tile size a round starts at (``PLAN_RATIO`` of the largest, at least ``least``): the arms
+    run on to the edges of the area at this size before they turn."""
+    plan = next((r for r in rungs if r <= rungs[0] * PLAN_RATIO), rungs[-1])
+    return plan if plan >= least else min((r for r in rungs if r >= least), default=rungs[0])
 
 
 def _with_view(found: Attempt, area: Rect) -> Attempt:
@@ -217,17 +243,20 @@ def _with_view(found: Attempt, area: Rect) -> Attempt:
 
 
 def _search_sizes(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int, rungs: list[int],
-                  area: Rect) -> Attempt:
-    """The layout of ``placements`` laid out anew at a large size that fits."""
+                  area: Rect, spinner_vertical: bool | None = None) -> Attempt:
+    """The layout of ``placements`` laid out anew at a large size that fits (the spinner lying as
+    ``spinner_vertical`` says, if not None; else, and if that finds nothing, either way)."""
     tried: dict[int, Attempt | None] = {}
     left = [_TOTAL_BUDGET]
 
     def fits(i: int) -> bool:
         if i not in tried:
-            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i], left)
+            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i], left, spinner_vertical)
         return tried[i] is not None
 
     best = _search(fits, _first_rung(rungs, w * h, len(placements)), len(rungs))
+    if best is None and spinner_vertical is not None:
+        return _search_sizes(placements, spinner, w, h, rungs, area)
     if best is None:
         raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
     found = tried[best]
@@ -302,7 +331,7 @@ def _ladder(w: int, h: int) -> list[int]:
 
 
 def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
-                      long_side: int, left: list[int]) -> Attempt | None:
+                      long_side: int, left: list[int], spinner_vertical: bool | None = None) -> Attempt | None:
     """A layout at tile size ``long_side``, trying a few places for the opening tile.
 
     ``left`` holds the tries left for the whole search and is updated.
@@ -313,7 +342,8 @@ def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w
     floor = 2 * len(placements)
     for k, origin in enumerate(_origins(placements, spinner, probe.wu, probe.hu)):
         budget = max(floor, min(_BUDGET[min(k, 1)], left[0]))
-        found, used = attempt(placements, spinner, Grid(w, h, long_side), origin, budget)
+        found, used = attempt(placements, spinner, Grid(w, h, long_side), origin, budget,
+                              spinner_vertical=spinner_vertical)
         left[0] -= used
         if found is not None:
             return found

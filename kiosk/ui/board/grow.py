@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from engine import Placement, Point, Tile
-from kiosk.ui.board.grid import Box, Grid, ccw, cw, unit_box
+from kiosk.ui.board.grid import Box, Grid, ccw, cw, overlap, unit_box
 from kiosk.ui.board.lay import (
     Attempt,
     TargetBox,
@@ -29,13 +29,12 @@ from kiosk.ui.board.lay import (
 )
 
 
-def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner: Tile | None,
-          strict: bool = True) -> bool:
-    """True if the open end ``end`` (of ``point``) has room for whatever may be played on it next.
+def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner: Tile | None, level: int) -> bool:
+    """True if the open end ``end`` (of ``point``) has room for what may be played on it next.
 
-    A plain tile (straight on after a double, else straight or turned); the double of its value,
-    if that double is still to come: across the line, with a plain tile's room beyond it, and
-    when it would be the spinner, a plain tile's room on both of its branches.
+    Level 0: a plain tile (straight on from the spinner, else straight or turned). Level 1: also
+    the double of its value, if that double is still to come, across the line. Level 2: also a
+    plain tile's room after that double, and when it would be the spinner, on both its branches.
     """
     free = grid.free
     x, y, d = end.x, end.y, end.d
@@ -46,10 +45,18 @@ def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner:
                  for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False)):
         return False
     value = point_value(point)
-    if not strict or Tile(value, value) in placed:
+    if level == 0 or Tile(value, value) in placed:
+        return True
+    double = unit_box(x, y, d, 2, 2)
+    if not free(double, None):
+        return False
+    if level == 1:
         return True
     dx, dy = d
-    if not (free(unit_box(x, y, d, 2, 2), None) and free(unit_box(x + 2 * dx, y + 2 * dy, d, 4, 1), None)):
+    after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner)
+    if not any(free(box, None) and not overlap(box, double)
+               for box in (_shape(after, kind, t, False)[0]
+                           for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False))):
         return False
     if spinner is not None:
         return True
@@ -93,10 +100,10 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
 
 
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
-         spinner: Tile | None, placed: frozenset[Tile], strict: bool
+         spinner: Tile | None, placed: frozenset[Tile], level: int
          ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
-    """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room (``strict``:
-    for a double too, else for a plain tile); None if no way of laying it does."""
+    """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room at
+    ``level`` (``_room``) and giving the new ends that room; None if no way of laying it does."""
     at = placement.at
     assert at is not None
     end = ends.get(at)
@@ -105,7 +112,7 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     tile = placement.tile
     is_spinner = tile == spinner
     spinner_before = spinner if spinner in placed else None
-    kept = [p for p in ends if p != at and _room(grid, p, ends[p], placed, spinner_before, strict)]
+    kept = [p for p in ends if p != at and _room(grid, p, ends[p], placed, spinner_before, level)]
     after = placed | {tile}
     value = point_value(at)
     for choice in _choices(grid, end, tile.is_double, is_spinner, False):
@@ -114,7 +121,7 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
         del new_ends[at]
         laid = _lay(grid, tile, value, end, choice, is_spinner, new_ends)
         fresh = [p for p in new_ends if p not in ends]
-        if all(_room(grid, p, new_ends[p], after, spinner, strict) for p in kept + fresh):
+        if all(_room(grid, p, new_ends[p], after, spinner, level) for p in kept + fresh):
             targets = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
             if not isinstance(targets, Point):
                 return [*tiles, (index, tile, *laid, is_spinner)], targets, new_ends
@@ -134,8 +141,8 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
         return None
     toward = before.ends[at].d
     here = (before.grid.long_side,)
-    tries = [(True, here), (False, here), (True, sizes), (False, sizes)]
-    for strict, some in tries:
+    tries = [(2, here), (1, here), (2, sizes), (1, sizes), (0, here), (0, sizes)]
+    for level, some in tries:
         for size in some:
             probe = Grid(w, h, size)
             offsets = [(0, 0)] if size == before.grid.long_side else list(_offsets(before, probe, toward))
@@ -145,7 +152,7 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
                 if moved is None:
                     continue
                 tiles, ends = moved
-                added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, strict)
+                added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, level)
                 if added is not None:
                     ox, oy = before.origin
                     return Attempt(grid, added[0], added[1], (ox + dx, oy + dy), added[2])

@@ -325,8 +325,9 @@ class _Search:
     """
 
     def __init__(self, placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, budget: int,
-                 prefer: Sequence[Box]) -> None:
+                 prefer: Sequence[Box], spinner_vertical: bool | None = None) -> None:
         self.placements = placements
+        self.spinner_vertical = spinner_vertical
         self.prefer = prefer
         self.spinner = spinner
         self.grid = grid
@@ -368,6 +369,8 @@ class _Search:
         conflict: set[int] = set()
         ends = self.ends
         choices = _choices(grid, end, double, is_spinner, delay)
+        if is_spinner and self.spinner_vertical is not None:
+            choices = [c for c in choices if c[0][1] == self.spinner_vertical]
         if index < len(self.prefer):
             wanted = self.prefer[index]
             choices.sort(key=lambda choice: choice[0][0] != wanted)
@@ -408,11 +411,12 @@ class _Search:
 
 
 def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
-            budget: int, prefer: Sequence[Box] = ()) -> tuple[Attempt | None, int]:
+            budget: int, prefer: Sequence[Box] = (), spinner_vertical: bool | None = None) -> tuple[Attempt | None, int]:
     """Lay out every placement at the grid's tile size, the opening tile centred at ``opening_at``.
 
     ``prefer`` gives boxes to try first for the first placements (where an earlier layout of
-    the same round put them), so that a board keeps its arrangement as it grows. Returns the
+    the same round put them), so that a board keeps its arrangement as it grows; ``spinner_vertical``
+    the spinner's direction when it must keep the one it had. Returns the
     layout, None if nothing was found within ``budget`` tries (one try: one way to lay one
     tile), and the tries used.
     """
@@ -421,7 +425,7 @@ def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid,
     cx, cy = opening_at
     if not (3 <= cx <= grid.wu - 3 and 3 <= cy <= grid.hu - 3):
         return None, 0
-    search = _Search(placements, spinner, grid, budget, prefer)
+    search = _Search(placements, spinner, grid, budget, prefer, spinner_vertical)
     tile = placements[0].tile
     opening = _place_opening(grid, tile, opening_at, search.ends)
     search.tiles.append((0, tile, *opening, tile == spinner))

@@ -21,7 +21,7 @@ from kiosk.table.computer import computer_name
 from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
-from kiosk.ui.board.table import draw_board_area, draw_hand
+from kiosk.ui.board.table import board_rects, clear_of, draw_board_area, draw_hand
 from kiosk.ui.regions import Regions, to_screen
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
 from kiosk.ui.widgets import (
@@ -389,6 +389,8 @@ class TableScene(Scene):
             return
         context = self.context
         board = context.regions.board
+        m = session.match  # bars keep clear of the tiles and lit points (issue 20)
+        blocked = board_rects(self.board_area(), m.layout) if self.board_shown else []
         if self.table_mode:
             for seat, half in enumerate(self.halves()):
                 if seat in self._carded:
@@ -397,13 +399,16 @@ class TableScene(Scene):
                 h = max(30, min(40, half.height // 4))
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
-                    self._message_strip(surface, message, pygame.Rect(half.x + half.width // 16, y,
-                                                                      half.width * 7 // 8, h), seat)
+                    rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
+                                    board, 1 if seat == 0 else -1)
+                    blocked.append(rect)
+                    self._message_strip(surface, message, rect, seat)
             return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
         y = board.bottom - h * len(live) - 2
         for message in live:
-            rect = pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h)
+            rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, 1)
+            blocked.append(rect)
             self._message_strip(surface, message, rect, message.player)
             y += h
 
@@ -414,6 +419,7 @@ class TableScene(Scene):
         local = pygame.Surface(rect.size, pygame.SRCALPHA)
         turned = context.facing(reader)
         layout.frame(local, rect, turned, message.player)
+        layout.board_item(surface, rect, "bar")
         pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
         text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6, _colour(message),
              role="score" if message.kind == "score" else "message")
@@ -461,6 +467,7 @@ class TableScene(Scene):
         local = pygame.Surface(card.size, pygame.SRCALPHA)
         turned = context.facing(reader)
         layout.frame(local, card, turned, seat)
+        layout.hide_board(surface, card)  # the card is over the board on purpose
         pygame.draw.rect(local, (*theme.OVERLAY, 235), local.get_rect(), border_radius=14)
         button_h = max(48, int(card.height * 0.24)) if buttons else 0
         pad = 4 if self.table_mode else 8

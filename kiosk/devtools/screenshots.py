@@ -88,7 +88,7 @@ def do_wrong_player(action: Action, to_act: int) -> Action:
     other = 1 - to_act
     if isinstance(action, Play):
         return Play(other, action.tile, action.at)
-    return Resign(other) if not hasattr(action, "player") else replace(action, player=other)  # type: ignore[type-var]
+    return Resign(other) if not hasattr(action, "player") else replace(action, player=other)
 
 
 DEMO_PLAYERS = ("Anna", "Bogdan", "Chloe", "Dae-jung", "Eko", "Fenna")

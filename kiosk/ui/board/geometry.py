@@ -193,6 +193,9 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
             below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles
             anew = _repair(previous, placements, spinner, w, h, [r for r in below if r >= floor], keep) \
                 or centred(_search_sizes(placements, spinner, w, h, below, area, keep))
+            if anew.grid.long_side < least:  # the last resort: anew, the spinner either way
+                anew = max(anew, centred(_search_sizes(placements, spinner, w, h, rungs, area)),
+                           key=lambda a: a.grid.long_side)
             if found is None or anew.grid.long_side > found.grid.long_side:
                 found = anew
     elif placements:

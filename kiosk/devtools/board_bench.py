@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the random play (default 1)")
     parser.add_argument("--size", default="800x480", help="screen size, WxH (default 800x480)")
     parser.add_argument("--settlement", default="", help="also the board under a round's result: its area "
-                        "x,y,w,h (at 800x480: 118,189,676,102 in table orientation, 118,202,676,168 upright)")
+                        "x,y,w,h (at 800x480: 118,176,676,128 in table orientation, 118,202,676,168 upright)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     area = board_rect(width, height)

@@ -500,7 +500,7 @@ class TableScene(Scene):
         board = self.context.regions.board
         if not self.table_mode:
             return [(pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3), None)]
-        h = max(board.height * 3 // 10, 64)
+        h = max(board.height // 4, 64)  # slim: the board between the two cards stays large enough to count
         x, w = board.x + board.width // 20, board.width * 9 // 10
         return [(pygame.Rect(x, board.bottom - h, w, h), 0), (pygame.Rect(x, board.y, w, h), 1)]
 

@@ -60,20 +60,26 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
     return stop(m)
 
 
-LIVE_SEEDS = tuple(range(101, 113))
+LIVE_OPENINGS = (201, 202, 203)
+"""Seeds of the live frames at an opening turn."""
+LIVE_SEEDS = (*range(101, 113), *LIVE_OPENINGS)
 """Seeds of the live frames: random play stopped at a random moment (``play_live``)."""
 
 
-def play_live(session: GameSession, clock: FakeClock, seed: int) -> None:
+def play_live(session: GameSession, clock: FakeClock, seed: int, opening: bool = False) -> None:
     """Random play as people play: commands 1 to 14 s apart, now and then one by the player not to
     act (refused, with a message), stopped at a random moment of a round being played, within the
-    seconds a placement's messages and badge are on screen."""
+    seconds a placement's messages and badge are on screen (``opening``: at an opening turn with a
+    message on screen, such as the auction's payment)."""
     rng = random.Random(seed)
     m = session.match
     stop = rng.randint(12, 90)
     for turn in range(3000):
         legal = m.legal_actions()
-        if not legal or (turn >= stop and m.phase is Phase.PLAY and len(m.layout) >= 2):
+        if not legal or (turn >= stop and m.phase is Phase.PLAY and len(m.layout) >= 2 and not opening):
+            return
+        if opening and m.phase is Phase.PLAY and m.layout.is_empty and m.round > 0 \
+                and session.live_messages(clock.now()):
             return
         action = rng.choice(legal)
         if isinstance(action, Start):
@@ -414,7 +420,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def live(seed: int) -> Callable[[], None]:
         def arrange() -> None:
             s = _fresh(app, handover=False, balances=(300, 300))
-            play_live(s, clock, seed)
+            play_live(s, clock, seed, opening=seed in LIVE_OPENINGS)
             clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
         return arrange
 

@@ -115,6 +115,8 @@ class TableScene(Scene):
         """The messages on screen in the frame being drawn."""
         self._carded: set[int] = set()
         """The seats whose half of the board shows a card in this frame (their messages are on it)."""
+        self._topped: list[pygame.Rect] = []
+        """The slim cards over the board in this frame (``card_top``): message bars keep clear of them."""
 
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
@@ -136,6 +138,7 @@ class TableScene(Scene):
         pygame.draw.rect(surface, theme.BOARD, r.middle)
         self._live = session.live_messages(now)[-2:]
         self._carded = set()
+        self._topped = []
         self._sidebar(surface, session, spots)
         m = session.match
         if not m.layout.is_empty and self.board_shown:
@@ -390,7 +393,7 @@ class TableScene(Scene):
         context = self.context
         board = context.regions.board
         m = session.match  # bars keep clear of the tiles and lit points (issue 20)
-        blocked = board_rects(self.board_area(), m.layout) if self.board_shown else []
+        blocked = (board_rects(self.board_area(), m.layout) if self.board_shown else []) + self._topped
         if self.table_mode:
             for seat, half in enumerate(self.halves()):
                 if seat in self._carded:
@@ -400,14 +403,14 @@ class TableScene(Scene):
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
-                                    board, 1 if seat == 0 else -1)
+                                    board, -1 if seat == 0 else 1)
                     blocked.append(rect)
                     self._message_strip(surface, message, rect, seat)
             return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
         y = board.bottom - h * len(live) - 2
         for message in live:
-            rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, 1)
+            rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, -1)
             blocked.append(rect)
             self._message_strip(surface, message, rect, message.player)
             y += h
@@ -509,6 +512,7 @@ class TableScene(Scene):
         orientation one at each player's edge of the board, facing them, in their language."""
         context = self.context
         for card, reader in self.top_cards():
+            self._topped.append(card)
             shade = pygame.Surface(card.size, pygame.SRCALPHA)
             turned = context.facing(reader)
             layout.frame(shade, card, turned)

@@ -403,7 +403,7 @@ class TableScene(Scene):
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
-                                    board, -1 if seat == 0 else 1)
+                                    half, -1 if seat == 0 else 1)
                     blocked.append(rect)
                     self._message_strip(surface, message, rect, seat)
             return

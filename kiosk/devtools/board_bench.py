@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Layout, Match, Start, shuffle_deal
-from kiosk.ui.board.geometry import BoardGeometry, Rect, layout_placements
+from kiosk.ui.board.geometry import BoardGeometry, Rect, layout_board_anew, layout_placements
 from kiosk.ui.board.zones import tap_zones
 
 LARGE = 18
@@ -110,6 +110,51 @@ def report(figures: list[BoardFigures], label: str) -> list[str]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class Stability:
+    """How the board changed from one placement to the next over many rounds."""
+
+    placements: int
+    """Placements after the opening tile."""
+    moved: int
+    """Earlier tiles that moved or turned relative to the opening tile (counted once per placement)."""
+    moved_placements: int
+    """Placements that moved or turned any earlier tile that way (the board laid out anew)."""
+    view_changes: int
+    """Placements after which the earlier tiles are drawn elsewhere on the screen (a rescale or a new layout)."""
+    rescales: int
+    """Placements that changed the tile size."""
+
+
+def stability(layouts: Sequence[Layout], area: Rect) -> Stability:
+    """Lay out every round placement by placement, as in play, and count what earlier tiles did.
+
+    A tile *moved* if it turned, or if its place relative to the opening tile, measured in tile
+    lengths, changed by more than the rounding of a few pixels: a rescale alone moves none.
+    """
+    placements = moved = moved_placements = views = rescales = 0
+    for layout in layouts:
+        previous: BoardGeometry | None = None
+        for n in range(1, len(layout.placements) + 1):
+            part = layout.placements[:n]
+            geometry = layout_placements(part, next((p.tile for p in part if p.tile.is_double), None), area)
+            if previous is not None:
+                placements += 1
+                scale = geometry.tile_long / previous.tile_long
+                (ox, oy, *_), (nx, ny, *_) = previous.tiles[0].rect, geometry.tiles[0].rect
+                count = sum(
+                    a.vertical != b.vertical or abs((b.rect[0] - nx) - (a.rect[0] - ox) * scale) > 3
+                    or abs((b.rect[1] - ny) - (a.rect[1] - oy) * scale) > 3
+                    for a, b in zip(previous.tiles, geometry.tiles)
+                )
+                moved += count
+                moved_placements += count > 0
+                views += any(a.rect != b.rect for a, b in zip(previous.tiles, geometry.tiles))
+                rescales += geometry.tile_long != previous.tile_long
+            previous = geometry
+    return Stability(placements, moved, moved_placements, views, rescales)
+
+
 def board_rect(width: int, height: int) -> Rect:
     """The board rectangle on a ``width`` x ``height`` screen (table orientation)."""
     from kiosk.ui.regions import compute_regions
@@ -123,14 +168,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=1000, help="end-of-round boards to lay out (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random play (default 1)")
     parser.add_argument("--size", default="800x480", help="screen size, WxH (default 800x480)")
+    parser.add_argument("--settlement", default="", help="also the board under a round's result: its area "
+                        "x,y,w,h (at 800x480: 118,176,676,128 in table orientation, 118,202,676,168 upright)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     area = board_rect(width, height)
-    figures = [measure(layout, area)[1] for layout in end_of_round_boards(args.boards, args.seed)]
+    boards = end_of_round_boards(args.boards, args.seed)
+    figures = [measure(layout, area)[1] for layout in boards]
     print(f"screen {width}x{height}, board {area[2]}x{area[3]} at ({area[0]}, {area[1]}), seed {args.seed}")
     for line in report(figures, "all end-of-round boards") + report(
             [f for f in figures if f.tiles >= LARGE], f"boards of {LARGE}+ tiles"):
         print(line)
+    s = stability(boards, area)
+    print(f"stability over {len(boards)} rounds, {s.placements} placements after the opening:")
+    print(f"  earlier tiles moved or turned: {s.moved} ({s.moved / max(s.placements, 1):.3f} a placement), "
+          f"in {s.moved_placements} placements ({s.moved_placements / max(s.placements, 1):.1%}: laid out anew)")
+    print(f"  placements that rescaled the board: {s.rescales} ({s.rescales / max(s.placements, 1):.1%}); "
+          f"that drew earlier tiles elsewhere (rescale or anew): {s.view_changes}")
+    if args.settlement:
+        x, y, w, h = (int(v) for v in args.settlement.split(","))
+        sizes = [layout_board_anew(layout, (x, y, w, h)).tile_long for layout in boards]
+        p5, median, least = percentiles(sizes)
+        print(f"settlement board {w}x{h}: tile long side px: p5 {p5:.0f}, median {median:.0f}, min {least:.0f}")
     return 0
 
 

@@ -60,6 +60,43 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
     return stop(m)
 
 
+LIVE_OPENINGS = (201, 202, 203)
+"""Seeds of the live frames at an opening turn."""
+LIVE_SEEDS = (*range(101, 113), *LIVE_OPENINGS)
+"""Seeds of the live frames: random play stopped at a random moment (``play_live``)."""
+
+
+def play_live(session: GameSession, clock: FakeClock, seed: int, opening: bool = False) -> None:
+    """Random play as people play: commands 1 to 14 s apart, now and then one by the player not to
+    act (refused, with a message), stopped at a random moment of a round being played, within the
+    seconds a placement's messages and badge are on screen (``opening``: at an opening turn with a
+    message on screen, such as the auction's payment)."""
+    rng = random.Random(seed)
+    m = session.match
+    stop = rng.randint(12, 90)
+    for turn in range(3000):
+        legal = m.legal_actions()
+        if not legal or (turn >= stop and m.phase is Phase.PLAY and len(m.layout) >= 2 and not opening):
+            return
+        if opening and m.phase is Phase.PLAY and m.layout.is_empty and m.round > 0 \
+                and session.live_messages(clock.now()):
+            return
+        action = rng.choice(legal)
+        if isinstance(action, Start):
+            action = Start(None, shuffle_deal(rng))
+        if m.phase is Phase.PLAY and m.to_act is not None and rng.random() < 0.15:
+            session.command(do_wrong_player(action, m.to_act), clock.advance(rng.uniform(0.5, 3)))
+        session.command(action, clock.advance(rng.choice((1, 2, 4, 8, 9, 11))))
+
+
+def do_wrong_player(action: Action, to_act: int) -> Action:
+    """``action`` by the player who is not to act (a command the match refuses)."""
+    other = 1 - to_act
+    if isinstance(action, Play):
+        return Play(other, action.tile, action.at)
+    return Resign(other) if not hasattr(action, "player") else replace(action, player=other)
+
+
 DEMO_PLAYERS = ("Anna", "Bogdan", "Chloe", "Dae-jung", "Eko", "Fenna")
 DEMO_MATCHES: tuple[tuple[int, int | None, int | str], ...] = ((0, 1, 1), (1, 2, 2), (0, 2, 3), (3, None, 4), (0, 1, "resign"), (4, 5, 6), (0, 3, 7), (5, 0, 8),
                 (1, 0, 9), (2, 4, 10))
@@ -380,6 +417,18 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         eko = next(row.player for row in app.ui.records.board if row.player.name == "Eko")
         app.do(do.OpenHistory(eko.id), clock.now())
 
+    def live(seed: int) -> Callable[[], None]:
+        def arrange() -> None:
+            s = _fresh(app, handover=False, balances=(300, 300))
+            play_live(s, clock, seed, opening=seed in LIVE_OPENINGS)
+            clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
+        return arrange
+
+    def live_hint() -> None:  # a practice match part-way, the person asked for a hint
+        practice(4, lambda m: m.phase is Phase.PLAY and m.to_act == 0 and len(m.layout) >= 8, seed=9)
+        app.do(do.Hint(0), clock.now())
+        app.controller.update(clock.now())
+
     def settings_saved() -> None:
         settings()
         owner()
@@ -402,6 +451,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
         "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,
         "practice-hint": practice_hint, "practice-history": practice_history,
+        **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint,
     }
 
 

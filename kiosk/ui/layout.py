@@ -58,14 +58,19 @@ class LayoutRecorder:
     frames: dict[int, tuple[pygame.Surface, Frame]] = field(default_factory=dict)
     screen: pygame.Surface | None = None
     """The surface the whole screen is drawn on."""
+    board: list[tuple[str, tuple[int, int, int, int]]] = field(default_factory=list)
+    """What the board shows that no text may cover: ("tile" | "lit" | "badge", screen rectangle), and
+    the message bars drawn over the board ("bar"), which may cover none of those."""
 
     def cover(self, rect: pygame.Rect) -> None:
-        """An overlay hides ``rect``: the texts drawn there so far are no longer on screen."""
+        """An overlay hides ``rect``: the texts and board items drawn there so far are no longer on screen."""
         self.texts = [t for t in self.texts if not rect.contains(pygame.Rect(t.rect))]
+        self.board = [b for b in self.board if not rect.contains(pygame.Rect(b[1]))]
 
     def clear(self, screen: pygame.Surface | None = None) -> None:
         """Start a new screen drawn on ``screen``."""
         self.texts.clear()
+        self.board.clear()
         self.frames.clear()
         self.screen = screen
 
@@ -175,6 +180,24 @@ def text(surface: pygame.Surface, where: pygame.Rect, px: int, colour: tuple[int
                                      tuple(colour[:3]), bg, value))  # type: ignore[arg-type]
 
 
+def board_item(surface: pygame.Surface, rect: pygame.Rect | tuple[int, int, int, int], what: str) -> None:
+    """Record a tile, a lit point or a score badge drawn at ``rect`` of ``surface`` (no text may cover it)."""
+    if RECORDER is None:
+        return
+    clipped = pygame.Rect(rect).clip(surface.get_rect())
+    if clipped.w and clipped.h:
+        on_screen = to_screen(surface, clipped)[0]
+        RECORDER.board.append((what, (on_screen.x, on_screen.y, on_screen.w, on_screen.h)))
+
+
+def hide_board(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A card drawn at ``rect`` of ``surface`` hides the board under it on purpose: the board items
+    there are no longer on screen (its texts are still checked against the texts around it)."""
+    if RECORDER is not None:
+        area = to_screen(surface, rect)[0]
+        RECORDER.board = [b for b in RECORDER.board if not area.colliderect(pygame.Rect(b[1]))]
+
+
 def _hex(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour[:3])
 
@@ -190,6 +213,7 @@ def record_json(recorder: LayoutRecorder, *, scene: str, size: tuple[int, int], 
         "admin_area": None if admin_area is None else [admin_area.x, admin_area.y, admin_area.w, admin_area.h],
         "targets": [{"rect": [r.x, r.y, r.w, r.h], "seat": seat, "what": what} for r, seat, what in targets],
         "texts": [t.as_json() for t in recorder.texts],
+        "board": [{"rect": list(r), "what": what} for what, r in recorder.board],
     }
 
 
@@ -256,4 +280,27 @@ def problems(record: dict[str, object], image: pygame.Surface) -> list[str]:
     for role, seen in facings.items():
         if seen != {0, 1}:
             found.append(f"shared {role} faces only {sorted(seen)}")
+    return found + covered(record)
+
+
+def covered(record: dict[str, object]) -> list[str]:
+    """Texts that cover a tile, a lit point, a score badge or another text; badges over lit points."""
+    found: list[str] = []
+    texts = [(pygame.Rect(t["rect"]), repr(t["text"][:24])) for t in record["texts"]]  # type: ignore[attr-defined]
+    board = [(pygame.Rect(b["rect"]), b["what"]) for b in record.get("board", [])]  # type: ignore[attr-defined]
+    shown = [(rect, what) for rect, what in board if what != "bar"]
+    for i, (rect, label) in enumerate(texts):
+        for other, what in shown:
+            if rect.colliderect(other):
+                found.append(f"text {label} covers a {what} at {tuple(other)}")
+        for other, other_label in texts[i + 1:]:
+            if rect.colliderect(other):
+                found.append(f"text {label} overlaps text {other_label}")
+    for badge, what in board:
+        if what == "badge":
+            found += [f"a badge at {tuple(badge)} covers a lit point" for lit, w in board
+                      if w == "lit" and badge.colliderect(lit)]
+        if what == "bar":
+            found += [f"a message bar at {tuple(badge)} covers a {w} at {tuple(other)}" for other, w in board
+                      if w in ("tile", "lit", "badge") and badge.colliderect(other)]
     return found

@@ -302,19 +302,27 @@ def spanned(geo: BoardGeometry) -> Rect:
     return (left, top, max(r[0] + r[2] for r in rects) - left, max(r[1] + r[3] for r in rects) - top)
 
 
-def test_the_layout_is_centred_in_its_area_whatever_its_shape() -> None:
-    for i, layout in enumerate(end_of_round_boards(60, 31)):
+def test_the_first_tile_is_centred_and_the_board_stays_in_its_area_as_it_grows() -> None:
+    """Issue 20: the board is not re-centred at each placement (earlier tiles keep their pixels,
+    tests/kiosk/test_kiosk_board_stability.py); it starts centred and stays inside its area."""
+    for i, layout in enumerate(end_of_round_boards(40, 31)):
         area = AREAS[i % len(AREAS)]
-        geo = layout_placements(layout.placements, layout.spinner, area)
-        x, y, w, h = spanned(geo)
-        left, right = x - area[0], area[0] + area[2] - (x + w)
-        top, bottom = y - area[1], area[1] + area[3] - (y + h)
-        assert abs(left - right) <= 1 and abs(top - bottom) <= 1, (area, (left, right, top, bottom))
+        for n in range(1, len(layout) + 1):
+            part = Layout.from_list(layout.to_list()[:n])
+            geo = layout_placements(part.placements, part.spinner, area)
+            x, y, w, h = spanned(geo)
+            assert inside((x, y, w, h), area)
+            if n == 1:
+                left, right = x - area[0], area[0] + area[2] - (x + w)
+                top, bottom = y - area[1], area[1] + area[3] - (y + h)
+                unit = geo.tile_long / 4
+                assert abs(left - right) <= unit + 1 and abs(top - bottom) <= unit + 1, (area, (left, right, top, bottom))
 
 
 def test_a_line_growing_one_way_is_not_squeezed_into_half_the_board() -> None:
-    """The opening need not stay in the middle: 13 tiles all to the right of it keep the largest size
-    (81 px on a 676 x 264 board; with the opening pinned to the middle it was 69 px)."""
+    """13 tiles all to the right of the opening keep the size the round started at (62 px on a
+    676 x 264 board, the plan size: issue 20; with the opening pinned to the middle it was 69 px of
+    a largest 81, and the board was laid out anew at each placement)."""
     layout = Layout()
     layout.place(tile(0, 1), None)
     chain = [tile(1, 2), tile(2, 3), tile(3, 4), tile(4, 5), tile(5, 6), tile(0, 6), tile(0, 2), tile(2, 4),
@@ -325,7 +333,9 @@ def test_a_line_growing_one_way_is_not_squeezed_into_half_the_board() -> None:
     area = (118, 108, 676, 264)
     geo = layout_board(layout, area)
     check_geometry(layout, geo)
-    assert geo.tile_long == int(area[2] * 0.12) == 81  # the largest size the area allows
+    assert geo.tile_long == 62  # the size the round started at: the line turned, the board was not rescaled
+    first = layout_placements(layout.placements[:1], None, area)
+    assert first.tile_long == 62
 
 
 def test_full_28_tile_boards_keep_the_readable_minimum_on_an_800x480_screen() -> None:
@@ -363,8 +373,9 @@ def kept_in_place(before: BoardGeometry, after: BoardGeometry) -> bool:
 
 
 def test_a_board_keeps_its_arrangement_as_it_grows() -> None:
-    """Most placements only add a tile (the board may shift to stay centred); the others move a few
-    tiles near the new one, or shrink the tiles."""
+    """Nearly all placements only add a tile (issue 20: 97 % kept; it was 85 % with the board
+    re-centred and re-searched at each placement); the others move a few tiles near the new one,
+    or shrink the tiles."""
     area = kiosk_board(800, 480)
     steps = kept = shrunk = 0
     for layout in end_of_round_boards(40, 41):
@@ -377,4 +388,4 @@ def test_a_board_keeps_its_arrangement_as_it_grows() -> None:
                 shrunk += geo.tile_long != previous.tile_long
                 kept += geo.tile_long == previous.tile_long and kept_in_place(previous, geo)
             previous = geo
-    assert kept >= 0.85 * (steps - shrunk) and shrunk <= 0.05 * steps, (steps, kept, shrunk)
+    assert kept >= 0.97 * (steps - shrunk) and shrunk <= 0.05 * steps, (steps, kept, shrunk)

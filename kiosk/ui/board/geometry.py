@@ -14,11 +14,12 @@ tile's place, and converts to pixels.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine import Layout, Placement, Point, Slot, Tile
 from kiosk.ui.board.grid import Box, Dir, Grid
+from kiosk.ui.board.grow import centred, grow
 from kiosk.ui.board.lay import Attempt, attempt
 
 Rect = tuple[int, int, int, int]
@@ -38,6 +39,14 @@ _BUDGET = (240, 120)
 opening tile, and for each other place."""
 _TOTAL_BUDGET = 800
 """Tries for the whole search over sizes; once spent, each size gets only a few tries per tile."""
+PLAN_RATIO = 0.8
+"""The plan size (``_plan_size``) over the largest tile size of the area."""
+GROW_FLOOR_RATIO = 0.74
+"""A board keeps its arrangement while rescaling down to this share of the area's largest tile size
+(59.9 px: 62 px on the 800 x 480 board); below that the search lays it out again with every tile
+tried first where it was (``_repair``), or anew, if that gives larger tiles."""
+VIEW_MARGIN = (4, 2)
+"""Room in units left around the board when its view changes, so the next tiles need no other."""
 _SPREAD = 2.4
 """Area per tile over the tile's long side squared in a typical laid-out round."""
 
@@ -125,6 +134,21 @@ def layout_board(layout: Layout, area: Rect) -> BoardGeometry:
     return _layout_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
 
 
+def layout_board_anew(layout: Layout, area: Rect) -> BoardGeometry:
+    """``layout`` laid out on its own in ``area`` at the largest size found, not grown from the board
+    before (a board that is only looked at, such as the one under a round's result)."""
+    return _anew_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
+
+
+@lru_cache(maxsize=16)
+def _anew_cached(placements: tuple[Placement, ...], spinner: Tile | None, area: Rect) -> BoardGeometry:
+    _, _, w, h = area
+    rungs = _ladder(w, h)
+    if not placements:
+        return _to_pixels(area, _with_view(Attempt(Grid(w, h, rungs[0]), [], [], (0, 0)), area))
+    return _to_pixels(area, _with_view(centred(_search_sizes(placements, spinner, w, h, rungs, area)), area))
+
+
 @lru_cache(maxsize=64)
 def _layout_cached(placements: tuple[Placement, ...], spinner: Tile | None, area: Rect) -> BoardGeometry:
     return layout_placements(placements, spinner, area)
@@ -154,34 +178,92 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
     out this way.
     """
     _, _, w, h = area
+    rungs = _ladder(w, h)
+    found: Attempt | None = None
+    keep: bool | None = None
     if len(placements) >= 2:
         before = placements[:-1]
-        kept = _grow_from(_layout_units(before, _first_double(before), area), placements, spinner, w, h)
-        if kept is not None:
-            return kept
-    rungs = _ladder(w, h)
+        previous = _layout_units(before, _first_double(before), area)
+        smaller = [r for r in rungs if min_readable_long(area) <= r < previous.grid.long_side]
+        found = grow(previous, placements, spinner, w, h, smaller)
+        keep = next((t[3] for t in previous.tiles if t[6]), None)  # the spinner keeps its direction
+        least = min_readable_long(area)
+        if found is None or found.grid.long_side < max(rungs[0] * GROW_FLOOR_RATIO, least):
+            floor = found.grid.long_side + 1 if found is not None else least
+            below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles
+            anew = _repair(previous, placements, spinner, w, h, [r for r in below if r >= floor], keep) \
+                or centred(_search_sizes(placements, spinner, w, h, below, area, keep))
+            if anew.grid.long_side < least:  # the last resort: anew, the spinner either way
+                anew = max(anew, centred(_search_sizes(placements, spinner, w, h, rungs, area)),
+                           key=lambda a: a.grid.long_side)
+            if found is None or anew.grid.long_side > found.grid.long_side:
+                found = anew
+    elif placements:
+        plan = _plan_size(rungs, min_readable_long(area))
+        grid = Grid(w, h, plan)
+        found, _ = attempt(placements, spinner, grid, (grid.wu // 2, grid.hu // 2), _BUDGET[0])
+    if found is None:
+        found = centred(_search_sizes(placements, spinner, w, h, rungs, area, keep))
+    return _with_view(found, area)
+
+
+def _repair(previous: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
+            sizes: list[int], keep: bool | None) -> Attempt | None:
+    """``placements`` laid out by the search with every earlier tile tried first where it was in
+    ``previous`` (a backjump moves the few that must make room), at ``previous``'s size or smaller
+    ones of ``sizes``, the arrangement centred on the larger grid; None if none fits."""
+    old = previous.grid
+    for size in sizes:
+        if size > old.long_side:
+            continue
+        grid = Grid(w, h, size)
+        dx, dy = (grid.wu - old.wu) // 2, (grid.hu - old.hu) // 2
+        boxes = [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for _, _, b, *_ in previous.tiles]
+        ox, oy = previous.origin
+        found, _ = attempt(placements, spinner, grid, (ox + dx, oy + dy), _BUDGET[0], boxes, keep)
+        if found is not None:
+            return found
+    return None
+
+
+def _plan_size(rungs: list[int], least: int) -> int:
+    """The tile size a round starts at (``PLAN_RATIO`` of the largest, at least ``least``): the arms
+    run on to the edges of the area at this size before they turn."""
+    plan = next((r for r in rungs if r <= rungs[0] * PLAN_RATIO), rungs[-1])
+    return plan if plan >= least else min((r for r in rungs if r >= least), default=rungs[0])
+
+
+def _with_view(found: Attempt, area: Rect) -> Attempt:
+    """``found`` with the view it is drawn in: its grid centred in ``area`` at the grid's tile size.
+
+    The view changes only when the grid does (a rescale, or a board laid out anew), so a tile
+    keeps its pixels from one placement to the next.
+    """
+    x, y, w, h = area
+    grid = found.grid
+    unit = grid.unit
+    return replace(found, view=(grid.long_side, x + (w - grid.wu * unit) / 2, y + (h - grid.hu * unit) / 2))
+
+
+def _search_sizes(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int, rungs: list[int],
+                  area: Rect, spinner_vertical: bool | None = None) -> Attempt:
+    """The layout of ``placements`` laid out anew at a large size that fits (the spinner lying as
+    ``spinner_vertical`` says, if not None; else, and if that finds nothing, either way)."""
     tried: dict[int, Attempt | None] = {}
     left = [_TOTAL_BUDGET]
 
     def fits(i: int) -> bool:
         if i not in tried:
-            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i], left)
+            tried[i] = _attempt_anywhere(placements, spinner, w, h, rungs[i], left, spinner_vertical)
         return tried[i] is not None
 
     best = _search(fits, _first_rung(rungs, w * h, len(placements)), len(rungs))
+    if best is None and spinner_vertical is not None:
+        return _search_sizes(placements, spinner, w, h, rungs, area)
     if best is None:
         raise ValueError(f"the board area {area} is too small for {len(placements)} tiles")
     found = tried[best]
     assert found is not None
-    return found
-
-
-def _grow_from(previous: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int,
-               h: int) -> Attempt | None:
-    """``placements`` laid out at ``previous``'s size and opening place, its tiles where they were
-    if possible (a late tile's room may still move a few of them); None if that does not fit."""
-    boxes = [box for _, _, box, *_ in previous.tiles]
-    found, _ = attempt(placements, spinner, Grid(w, h, previous.grid.long_side), previous.origin, _BUDGET[0], boxes)
     return found
 
 
@@ -238,7 +320,7 @@ def _search(fits: Callable[[int], bool], start: int, count: int) -> int | None:
 
 def _ladder(w: int, h: int) -> list[int]:
     """Tile long sides to try, largest first, each about 5 % below the one before."""
-    top = max(MIN_TILE_LONG, min(MAX_TILE_LONG, int(h * 0.32), int(w * 0.12)))
+    top = max(MIN_TILE_LONG, min(MAX_TILE_LONG, int(h * 0.5), int(w * 0.12)))
     rungs: list[int] = []
     size = float(top)
     while size >= MIN_TILE_LONG:
@@ -252,7 +334,7 @@ def _ladder(w: int, h: int) -> list[int]:
 
 
 def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
-                      long_side: int, left: list[int]) -> Attempt | None:
+                      long_side: int, left: list[int], spinner_vertical: bool | None = None) -> Attempt | None:
     """A layout at tile size ``long_side``, trying a few places for the opening tile.
 
     ``left`` holds the tries left for the whole search and is updated.
@@ -263,7 +345,8 @@ def _attempt_anywhere(placements: tuple[Placement, ...], spinner: Tile | None, w
     floor = 2 * len(placements)
     for k, origin in enumerate(_origins(placements, spinner, probe.wu, probe.hu)):
         budget = max(floor, min(_BUDGET[min(k, 1)], left[0]))
-        found, used = attempt(placements, spinner, Grid(w, h, long_side), origin, budget)
+        found, used = attempt(placements, spinner, Grid(w, h, long_side), origin, budget,
+                              spinner_vertical=spinner_vertical)
         left[0] -= used
         if found is not None:
             return found
@@ -302,20 +385,12 @@ def _subtree_weights(placements: tuple[Placement, ...]) -> dict[Point, int]:
 
 
 def _to_pixels(area: Rect, found: Attempt) -> BoardGeometry:
-    """Convert a unit layout to screen rectangles, the tiles and targets together centred in ``area``.
+    """Convert a unit layout to screen rectangles in its view (``_with_view``).
 
     Edges are rounded one by one, so boxes that touch or are apart stay so in pixels.
     """
-    x, y, w, h = area
-    grid = found.grid
-    unit = grid.unit
-    boxes = [t[2] for t in found.tiles] + [t[2] for t in found.targets]
-    x0, y0, x1, y1 = (
-        (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        if boxes else (0, 0, grid.wu, grid.hu)
-    )
-    ox = x + (w - (x1 - x0) * unit) / 2 - x0 * unit
-    oy = y + (h - (y1 - y0) * unit) / 2 - y0 * unit
+    size, ox, oy = found.view
+    unit = size / 4
 
     def px(i: int) -> int:
         return int(ox + i * unit + 0.5) if ox + i * unit >= 0 else -int(-(ox + i * unit) + 0.5)
@@ -335,4 +410,4 @@ def _to_pixels(area: Rect, found: Attempt) -> BoardGeometry:
         OpenTarget(point, value, rect(box), (px(ax), py(ay)), d)
         for point, value, box, (ax, ay), d in found.targets
     )
-    return BoardGeometry(area, grid.long_side, grid.long_side // 2, tiles, targets)
+    return BoardGeometry(area, size, size // 2, tiles, targets)

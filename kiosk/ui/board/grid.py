@@ -59,7 +59,7 @@ class Grid:
     ``corridors[k]`` the cells of the other arms' corridors, which arm ``k`` keeps out of.
     """
 
-    __slots__ = ("boxes", "corridors", "hu", "long_side", "solid", "unit", "wide", "wu")
+    __slots__ = ("boxes", "corridors", "hu", "long_side", "reserved", "solid", "unit", "wide", "wu")
 
     def __init__(self, w: int, h: int, long_side: int) -> None:
         self.long_side = long_side
@@ -71,6 +71,16 @@ class Grid:
         self.solid = [0] * self.hu
         self.corridors = [[0] * self.hu for _ in range(ARMS)]
         self.boxes: list[Box] = []
+        self.reserved: list[tuple[int, int, Dir, int]] = []
+        """Every ``reserve`` call (x, y, direction, owner), to lay the corridors again on a larger grid."""
+
+    def blank(self) -> Grid:
+        """An empty grid of the same size."""
+        grid = Grid(0, 0, self.long_side)
+        grid.wu, grid.hu, grid.wide = self.wu, self.hu, self.wide
+        grid.solid = [0] * self.hu
+        grid.corridors = [[0] * self.hu for _ in range(ARMS)]
+        return grid
 
     def free(self, box: Box, owner: int | None) -> bool:
         """True if ``box`` is inside the grid, clear of solid cells and of others' corridors.
@@ -93,17 +103,18 @@ class Grid:
                 return False
         return True
 
-    def snapshot(self) -> tuple[list[int], list[list[int]], int]:
+    def snapshot(self) -> tuple[list[int], list[list[int]], int, int]:
         """The grid's state, for ``restore`` when a search backs out of a choice.
 
         Cheap: ``fill`` and ``reserve`` replace the row lists instead of changing them.
         """
-        return self.solid, self.corridors, len(self.boxes)
+        return self.solid, self.corridors, len(self.boxes), len(self.reserved)
 
-    def restore(self, state: tuple[list[int], list[list[int]], int]) -> None:
+    def restore(self, state: tuple[list[int], list[list[int]], int, int]) -> None:
         """Go back to a ``snapshot``."""
-        self.solid, self.corridors, boxes = state
+        self.solid, self.corridors, boxes, reserved = state
         del self.boxes[boxes:]
+        del self.reserved[reserved:]
 
     def fill(self, box: Box) -> None:
         """Mark ``box`` solid."""
@@ -120,6 +131,7 @@ class Grid:
         The strip is as wide as a crosswise double; other arms treat it as blocked, so that the
         arm that will grow there later still finds room.
         """
+        self.reserved.append((hx, hy, d, owner))
         limit = {RIGHT: self.wu - hx, LEFT: hx, DOWN: self.hu - hy, UP: hy}[d]
         strip = unit_box(hx, hy, d, max(limit, 0), 2)
         for b in self.boxes:

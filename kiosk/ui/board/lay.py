@@ -10,7 +10,7 @@ See docs/board-layout.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from engine import Placement, Point, Slot, Tile
@@ -21,8 +21,6 @@ _SPINNER_LOOKBACK = 8
 
 _STRAIGHT = 0
 _TURN = 1
-_INLINE = 2
-"""A double laid lengthwise along its arm: only when neither crosswise nor a turn fits."""
 
 TileBox = tuple[int, Tile, Box, bool, int, int, bool]
 """(index, tile, box, vertical, first value, second value, is spinner) in grid units."""
@@ -56,6 +54,10 @@ class Attempt:
     targets: list[TargetBox]
     origin: tuple[int, int]
     """Where the opening tile's centre is, in units."""
+    ends: dict[Point, _End] = field(default_factory=dict)
+    """Every end that has no tile on it yet (the spinner's unopened branches too), for growing the board."""
+    view: tuple[int, float, float] = (0, 0.0, 0.0)
+    """How it is drawn: the tile's long side in pixels and where unit (0, 0) is on the screen."""
 
 
 Plan = tuple[int, Dir | None, Dir | None, Dir | None]
@@ -96,25 +98,20 @@ def _plans_for(
     for t in (cw(d), ccw(d)):
         if not any(p[0] == _TURN and p[1] == t for p in plans):
             plans.append((_TURN, t, drift, None))
-    if double:
-        plans.append((_INLINE, None, drift, then))
     return tuple(plans)
 
 
 def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> Shape:
     """A tile laid at ``end`` straight on or turning to ``t``.
 
-    A straight double lies crosswise, an inline one (a last resort) lengthwise; a turning tile,
-    double or not, puts its joined half just past the end and its other half towards ``t``, and
-    the arm goes on from its far end.
+    A straight double lies crosswise (a double never turns); a turning tile puts its joined half
+    just past the end and its other half towards ``t``, and the arm goes on from its far end.
     """
     hx, hy, d = end.x, end.y, end.d
     dx, dy = d
     if kind == _STRAIGHT:
         if double:
             return unit_box(hx, hy, d, 2, 2), dx != 0, d, hx + 2 * dx, hy + 2 * dy, d
-        return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
-    if kind == _INLINE:
         return unit_box(hx, hy, d, 4, 1), dx == 0, d, hx + 4 * dx, hy + 4 * dy, d
     assert t is not None
     tx, ty = t
@@ -184,13 +181,14 @@ turn)."""
 
 @cache
 def _templates(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool,
-               is_spinner: bool) -> tuple[Template, ...]:
-    """The ways of ``_plans_for`` as shapes relative to the end, without repeats."""
+               straight: bool) -> tuple[Template, ...]:
+    """The ways of ``_plans_for`` as shapes relative to the end, without repeats; only straight on
+    when ``straight`` (a double: doubles always lie across their line, they never turn)."""
     origin = _End(0, 0, d, drift, then, 0)
     found: list[Template] = []
     seen: set[tuple[Box, Dir | None, Dir | None]] = set()
     for kind, t, after, corner in _plans_for(d, drift, then, wide, double, delay):
-        if (is_spinner and kind != _STRAIGHT) or (not double and kind == _INLINE):
+        if straight and kind != _STRAIGHT:
             continue
         shape = _shape(origin, kind, t, double)
         if (shape[0], after, corner) in seen:
@@ -206,8 +204,9 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
 
     First the arm's preferred ways that keep out of other arms' corridors and leave room to
     turn ahead; then without the room ahead; then the same ignoring corridors (an arm that has
-    filled its own part of the board spills over). A spinner only lies crosswise on its line,
-    where both its branches have room to start.
+    filled its own part of the board spills over). A double only lies crosswise, straight on;
+    a spinner only lies where both its
+    branches have room to start.
     """
     if is_spinner and not _branch_room(grid, end):
         return []
@@ -215,7 +214,7 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
     free = grid.free
     ranked: list[tuple[int, Choice]] = []
     for _, b, vertical, axis, nx, ny, nd, drift, then, ahead in _templates(
-            end.d, end.drift, end.then, grid.wide, double, delay, is_spinner):
+            end.d, end.drift, end.then, grid.wide, double, delay, double):
         box = (b[0] + ex, b[1] + ey, b[2] + ex, b[3] + ey)
         if not free(box, None):
             continue
@@ -262,7 +261,8 @@ def _open_points(ends: dict[Point, _End], spinner: Tile | None) -> list[Point]:
     return sorted(points, key=lambda p: (p.tile, p.slot.value))
 
 
-def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point]) -> list[TargetBox] | Point:
+def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point], spinner: Tile | None
+                   ) -> list[TargetBox] | Point:
     """A tap target per open point: where a plain tile would go next, or at least a half square.
 
     When a point has no room even for the half square, that point."""
@@ -271,6 +271,8 @@ def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point]) -> 
         end = ends[point]
         chosen: Box | None = None
         for kind, t, _, _ in _plans_for(end.d, end.drift, end.then, grid.wide, False, False):
+            if point.tile == spinner and kind != _STRAIGHT:
+                continue  # the next tile on the spinner goes straight on
             box = _shape(end, kind, t, False)[0]
             if grid.free(box, None):
                 chosen = box
@@ -323,8 +325,9 @@ class _Search:
     """
 
     def __init__(self, placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, budget: int,
-                 prefer: Sequence[Box]) -> None:
+                 prefer: Sequence[Box], spinner_vertical: bool | None = None) -> None:
         self.placements = placements
+        self.spinner_vertical = spinner_vertical
         self.prefer = prefer
         self.spinner = spinner
         self.grid = grid
@@ -366,6 +369,8 @@ class _Search:
         conflict: set[int] = set()
         ends = self.ends
         choices = _choices(grid, end, double, is_spinner, delay)
+        if is_spinner and self.spinner_vertical is not None:
+            choices = [c for c in choices if c[0][1] == self.spinner_vertical]
         if index < len(self.prefer):
             wanted = self.prefer[index]
             choices.sort(key=lambda choice: choice[0][0] != wanted)
@@ -397,7 +402,7 @@ class _Search:
         grid = self.grid
         state = grid.snapshot()
         points = _open_points(self.ends, self.spinner)
-        targets = _place_targets(grid, self.ends, points)
+        targets = _place_targets(grid, self.ends, points, self.spinner)
         if not isinstance(targets, Point):
             self.targets = targets
             return None
@@ -406,11 +411,12 @@ class _Search:
 
 
 def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid, opening_at: tuple[int, int],
-            budget: int, prefer: Sequence[Box] = ()) -> tuple[Attempt | None, int]:
+            budget: int, prefer: Sequence[Box] = (), spinner_vertical: bool | None = None) -> tuple[Attempt | None, int]:
     """Lay out every placement at the grid's tile size, the opening tile centred at ``opening_at``.
 
     ``prefer`` gives boxes to try first for the first placements (where an earlier layout of
-    the same round put them), so that a board keeps its arrangement as it grows. Returns the
+    the same round put them), so that a board keeps its arrangement as it grows; ``spinner_vertical``
+    the spinner's direction when it must keep the one it had. Returns the
     layout, None if nothing was found within ``budget`` tries (one try: one way to lay one
     tile), and the tries used.
     """
@@ -419,7 +425,7 @@ def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid,
     cx, cy = opening_at
     if not (3 <= cx <= grid.wu - 3 and 3 <= cy <= grid.hu - 3):
         return None, 0
-    search = _Search(placements, spinner, grid, budget, prefer)
+    search = _Search(placements, spinner, grid, budget, prefer, spinner_vertical)
     tile = placements[0].tile
     opening = _place_opening(grid, tile, opening_at, search.ends)
     search.tiles.append((0, tile, *opening, tile == spinner))
@@ -429,4 +435,6 @@ def attempt(placements: tuple[Placement, ...], spinner: Tile | None, grid: Grid,
     except _OutOfTries:
         return None, budget
     used = budget - search.tries
-    return (None if failed is not None else Attempt(grid, search.tiles, search.targets, opening_at)), used
+    if failed is not None:
+        return None, used
+    return Attempt(grid, search.tiles, search.targets, opening_at, dict(search.ends)), used

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pygame
 
 from engine import Point, Tile
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import BoardGeometry, OpenTarget, PlacedTile, Rect
 
 Color = tuple[int, int, int]
@@ -100,10 +100,12 @@ def draw_board(
         outline = SPINNER_ORANGE if spinner_outline and placed.is_spinner else None
         draw_tile(surface, placed.rect, placed.first_value, placed.second_value, placed.vertical,
                   highlight=outline)
+        layout.board_item(surface, placed.rect, "tile")
     wanted = set(highlight_points)
     for target in geometry.targets:
         if target.point in wanted:
             draw_target(surface, target)
+            layout.board_item(surface, target.rect, "lit")
     if last_score is not None and geometry.tiles:
         draw_last_placement(surface, geometry, last_score)
 
@@ -135,6 +137,7 @@ def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score:
     pygame.draw.rect(surface, LAST_OUTLINE, badge, border_radius=badge.h // 2)
     pygame.draw.rect(surface, SHADOW, badge, width=1, border_radius=badge.h // 2)
     surface.blit(image, image.get_rect(center=badge.center))
+    layout.board_item(surface, badge, "badge")
     return badge
 
 

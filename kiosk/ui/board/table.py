@@ -9,14 +9,14 @@ import pygame
 from engine import Layout, Point, Tile
 from kiosk.table.intents import TapPoint
 from kiosk.ui import theme
-from kiosk.ui.board.geometry import layout_board
+from kiosk.ui.board.geometry import layout_board, layout_board_anew
 from kiosk.ui.board.render import draw_board, draw_tile
 from kiosk.ui.board.zones import tap_zones
 from kiosk.ui.widgets import Hotspot
 
 
 def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, targets: Sequence[Point], *,
-                    last_score: int | None = None) -> list[Hotspot]:
+                    last_score: int | None = None, anew: bool = False) -> list[Hotspot]:
     """Draw the layout inside ``area`` with ``targets`` highlighted; returns the targets' hotspots.
 
     The board is split among all open points, each taking the part nearest to it
@@ -24,8 +24,11 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     rectangles a finger can hit (``TapZone.hotspots``).
     ``last_score`` marks the layout's last placement: None no mark, 0 an outline, more than 0
     the outline and a "+points" badge (``kiosk.ui.board.render.draw_last_placement``).
+    ``anew``: the layout on its own at the largest size that fits (a board only looked at, such as
+    the one under a round's result), not grown from the board before.
     """
-    geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
+    rect = (area.x, area.y, area.width, area.height)
+    geometry = layout_board_anew(layout, rect) if anew else layout_board(layout, rect)
     draw_board(surface, geometry, highlight_points=tuple(targets), last_score=last_score)
     wanted = set(targets)
     return [
@@ -34,6 +37,37 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
         if zone.point in wanted
         for rect in zone.hotspots
     ]
+
+
+def board_rects(area: pygame.Rect, layout: Layout) -> list[pygame.Rect]:
+    """What the board shows in ``area`` that nothing may be put over: its tiles (with room for the
+    last one's outline and badge) and its open points' targets."""
+    if layout.is_empty:
+        return []
+    geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
+    pad = max(4, geometry.tile_short // 2)
+    return [pygame.Rect(t.rect).inflate(pad, pad) for t in geometry.tiles] + [pygame.Rect(t.rect) for t in geometry.targets]
+
+
+def clear_of(rect: pygame.Rect, blocked: Sequence[pygame.Rect], bounds: pygame.Rect, inward: int) -> pygame.Rect:
+    """``rect`` moved up (``inward`` < 0) or down (> 0) within ``bounds``, a few pixels at a time, to the
+    first place that covers none of ``blocked``; failing that, narrowed to the widest clear part of its
+    row (at least half as wide); failing that, ``rect`` as it was."""
+    step = 4 if inward > 0 else -4
+    probe = rect.copy()
+    while bounds.top <= probe.top and probe.bottom <= bounds.bottom:
+        if probe.collidelist(list(blocked)) < 0:
+            return probe
+        probe.move_ip(0, step)
+    edges = sorted({rect.left, rect.right, *(b.left for b in blocked), *(b.right for b in blocked)})
+    best: pygame.Rect | None = None
+    for i, left in enumerate(edges):
+        for right in edges[i + 1:]:
+            if rect.left <= left < right <= rect.right:
+                part = pygame.Rect(left, rect.y, right - left, rect.h)
+                if part.collidelist(list(blocked)) < 0 and (best is None or part.w > best.w):
+                    best = part
+    return best if best is not None and best.w >= rect.w // 2 else rect
 
 
 HAND_PITCH = 48

@@ -13,7 +13,7 @@ from engine import Play as PlayAction
 from kiosk.i18n import Translator
 from kiosk.table.intents import DrawTile, OpenHelp, Resign, TapPoint, TapTile
 from kiosk.table.session import GameSession
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import layout_board
 from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot
@@ -37,6 +37,7 @@ class Play(TableScene):
             if target is not None:
                 ring = pygame.Rect(target.rect).inflate(12, 12)  # white, beside the lit points' yellow
                 pygame.draw.rect(surface, theme.TEXT, ring, width=4, border_radius=10)
+                layout.board_item(surface, ring, "lit")  # no message may cover the ringed point
         if m.layout.is_empty and m.to_act is not None:
             opener = m.to_act + 1
 

@@ -20,6 +20,7 @@ class Settlement(TableScene):
 
     offers = (Start, PlayerLanguage, OpenHelp)
     messages_above = None
+    board_anew = True
 
     def board_area(self) -> pygame.Rect:
         area = self.context.regions.board  # the result card sits above the final layout (table: a card at each edge)

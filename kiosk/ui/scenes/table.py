@@ -21,7 +21,7 @@ from kiosk.table.computer import computer_name
 from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
-from kiosk.ui.board.table import draw_board_area, draw_hand
+from kiosk.ui.board.table import board_rects, clear_of, draw_board_area, draw_hand
 from kiosk.ui.regions import Regions, to_screen
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
 from kiosk.ui.widgets import (
@@ -101,6 +101,8 @@ class TableScene(Scene):
     offers: ClassVar[tuple[type[Intent], ...]] = (OpenHelp,)
     board_shown: ClassVar[bool] = True
     """The layout is on the board (not before the deal or during the auction)."""
+    board_anew: ClassVar[bool] = False
+    """The layout is laid out on its own, as large as it fits, not grown as in play (a round's result)."""
     messages_above: ClassVar[bool | None] = False
     """Messages sit below a card (True), at the bottom of the board (False), or are not shown (None)."""
     card_heading: ClassVar[int] = 1
@@ -113,6 +115,8 @@ class TableScene(Scene):
         """The messages on screen in the frame being drawn."""
         self._carded: set[int] = set()
         """The seats whose half of the board shows a card in this frame (their messages are on it)."""
+        self._topped: list[pygame.Rect] = []
+        """The slim cards over the board in this frame (``card_top``): message bars keep clear of them."""
 
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
@@ -134,13 +138,15 @@ class TableScene(Scene):
         pygame.draw.rect(surface, theme.BOARD, r.middle)
         self._live = session.live_messages(now)[-2:]
         self._carded = set()
+        self._topped = []
         self._sidebar(surface, session, spots)
         m = session.match
         if not m.layout.is_empty and self.board_shown:
             last = session.last_placement  # the newest tile is outlined (with its score), the computer's too
             marked = last is not None and last.round == m.round and last.index == len(m.layout.placements) - 1
             spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
-                                     last_score=last.score if marked and last is not None else None)
+                                     last_score=last.score if marked and last is not None else None,
+                                     anew=self.board_anew)
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)
@@ -386,6 +392,8 @@ class TableScene(Scene):
             return
         context = self.context
         board = context.regions.board
+        m = session.match  # bars keep clear of the tiles and lit points (issue 20)
+        blocked = (board_rects(self.board_area(), m.layout) if self.board_shown else []) + self._topped
         if self.table_mode:
             for seat, half in enumerate(self.halves()):
                 if seat in self._carded:
@@ -394,13 +402,16 @@ class TableScene(Scene):
                 h = max(30, min(40, half.height // 4))
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
-                    self._message_strip(surface, message, pygame.Rect(half.x + half.width // 16, y,
-                                                                      half.width * 7 // 8, h), seat)
+                    rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
+                                    half, -1 if seat == 0 else 1)
+                    blocked.append(rect)
+                    self._message_strip(surface, message, rect, seat)
             return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
         y = board.bottom - h * len(live) - 2
         for message in live:
-            rect = pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h)
+            rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, -1)
+            blocked.append(rect)
             self._message_strip(surface, message, rect, message.player)
             y += h
 
@@ -411,6 +422,7 @@ class TableScene(Scene):
         local = pygame.Surface(rect.size, pygame.SRCALPHA)
         turned = context.facing(reader)
         layout.frame(local, rect, turned, message.player)
+        layout.board_item(surface, rect, "bar")
         pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
         text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6, _colour(message),
              role="score" if message.kind == "score" else "message")
@@ -458,6 +470,7 @@ class TableScene(Scene):
         local = pygame.Surface(card.size, pygame.SRCALPHA)
         turned = context.facing(reader)
         layout.frame(local, card, turned, seat)
+        layout.hide_board(surface, card)  # the card is over the board on purpose
         pygame.draw.rect(local, (*theme.OVERLAY, 235), local.get_rect(), border_radius=14)
         button_h = max(48, int(card.height * 0.24)) if buttons else 0
         pad = 4 if self.table_mode else 8
@@ -490,7 +503,7 @@ class TableScene(Scene):
         board = self.context.regions.board
         if not self.table_mode:
             return [(pygame.Rect(board.x + board.width // 20, board.y + 4, board.width * 9 // 10, board.height // 3), None)]
-        h = max(board.height * 3 // 10, 64)
+        h = max(board.height // 4, 64)  # slim: the board between the two cards stays large enough to count
         x, w = board.x + board.width // 20, board.width * 9 // 10
         return [(pygame.Rect(x, board.bottom - h, w, h), 0), (pygame.Rect(x, board.y, w, h), 1)]
 
@@ -499,6 +512,7 @@ class TableScene(Scene):
         orientation one at each player's edge of the board, facing them, in their language."""
         context = self.context
         for card, reader in self.top_cards():
+            self._topped.append(card)
             shade = pygame.Surface(card.size, pygame.SRCALPHA)
             turned = context.facing(reader)
             layout.frame(shade, card, turned)

@@ -1,0 +1,182 @@
+"""A board that keeps its tiles: the next placement added to the board before it (``kiosk.ui.board.lay``).
+
+Every tile already laid keeps its place and direction. The new tile takes the first way its arm
+prefers that leaves every open end room for what may come next there (a plain tile; the double
+of that value, across, with room beyond it; the spinner's branches). When no way does, the board
+is *rescaled*: the same arrangement on a grid of smaller units (more of them fit the area), moved
+as a whole so that it sits in the middle of the larger grid or leans away from the end that needs
+room. See docs/board-layout.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from engine import Placement, Point, Tile
+from kiosk.ui.board.grid import Box, Grid, ccw, cw, overlap, unit_box
+from kiosk.ui.board.lay import (
+    Attempt,
+    TargetBox,
+    TileBox,
+    _choices,
+    _End,
+    _lay,
+    _open_points,
+    _place_targets,
+    _plans_for,
+    _shape,
+    point_value,
+)
+
+
+def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner: Tile | None, level: int) -> bool:
+    """True if the open end ``end`` (of ``point``) has room for what may be played on it next.
+
+    Level 0: a plain tile (straight on from the spinner, else straight or turned). Level 1: also
+    the double of its value, if that double is still to come, across the line. Level 2: also a
+    plain tile's room after that double, and when it would be the spinner, on both its branches.
+    """
+    free = grid.free
+    x, y, d = end.x, end.y, end.d
+    if point.tile == spinner:
+        if not free(unit_box(x, y, d, 4, 1), None):
+            return False
+    elif not any(free(_shape(end, kind, t, False)[0], None)
+                 for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False)):
+        return False
+    value = point_value(point)
+    if level == 0 or Tile(value, value) in placed:
+        return True
+    double = unit_box(x, y, d, 2, 2)
+    if not free(double, None):
+        return False
+    if level == 1:
+        return True
+    dx, dy = d
+    after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner)
+    if not any(free(box, None) and not overlap(box, double)
+               for box in (_shape(after, kind, t, False)[0]
+                           for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False))):
+        return False
+    if spinner is not None:
+        return True
+    mx, my = x + dx, y + dy
+    return all(free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 4, 1), None) for b in (ccw(d), cw(d)))
+
+
+def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox], dict[Point, _End]] | None:
+    """``found``'s tiles and ends moved by (dx, dy) onto ``grid`` (filled, corridors laid again);
+    None if a tile would leave the grid."""
+    tiles: list[TileBox] = []
+    for index, tile, (x0, y0, x1, y1), vertical, first, second, spinner in found.tiles:
+        box: Box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+        if not grid.free(box, None):
+            return None
+        grid.fill(box)
+        tiles.append((index, tile, box, vertical, first, second, spinner))
+    for hx, hy, d, owner in found.grid.reserved:
+        grid.reserve(hx + dx, hy + dy, d, owner)
+    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner) for p, e in found.ends.items()}
+    return tiles, ends
+
+
+def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tuple[int, int]]:
+    """Where to move ``found`` on the larger ``grid``: centred, then leaning away from ``toward``
+    (the way the end that needs room grows), half and then all of the spare room."""
+    boxes = [t[2] for t in found.tiles]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    spare_x, spare_y = grid.wu - (x1 - x0), grid.hu - (y1 - y0)
+    if spare_x < 0 or spare_y < 0:
+        return
+    seen: set[tuple[int, int]] = set()
+    for share in (0.5, 0.25, 0.0):
+        fx = 0.5 if toward[0] == 0 else (share if toward[0] > 0 else 1 - share)
+        fy = 0.5 if toward[1] == 0 else (share if toward[1] > 0 else 1 - share)
+        offset = (round(spare_x * fx) - x0, round(spare_y * fy) - y0)
+        if offset not in seen:
+            seen.add(offset)
+            yield offset
+
+
+def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
+         spinner: Tile | None, placed: frozenset[Tile], level: int
+         ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
+    """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room at
+    ``level`` (``_room``) and giving the new ends that room; None if no way of laying it does."""
+    at = placement.at
+    assert at is not None
+    end = ends.get(at)
+    if end is None:
+        raise ValueError(f"{at} is not an open end of the layout")
+    tile = placement.tile
+    is_spinner = tile == spinner
+    spinner_before = spinner if spinner in placed else None
+    kept = [p for p in ends if p != at and _room(grid, p, ends[p], placed, spinner_before, level)]
+    after = placed | {tile}
+    value = point_value(at)
+    for choice in _choices(grid, end, tile.is_double, is_spinner, False):
+        state = grid.snapshot()
+        new_ends = dict(ends)
+        del new_ends[at]
+        laid = _lay(grid, tile, value, end, choice, is_spinner, new_ends)
+        fresh = [p for p in new_ends if p not in ends]
+        if all(_room(grid, p, new_ends[p], after, spinner, level) for p in kept + fresh):
+            targets = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
+            if not isinstance(targets, Point):
+                return [*tiles, (index, tile, *laid, is_spinner)], targets, new_ends
+        grid.restore(state)
+    return None
+
+
+def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
+         sizes: Sequence[int]) -> Attempt | None:
+    """The board of ``placements`` made from ``before`` (the board of all of them but the last), its
+    tiles kept: at ``before``'s size where it was, else at each of ``sizes`` (smaller, largest first)
+    with the arrangement moved as a whole. None if the last tile fits at none of them."""
+    placement = placements[-1]
+    placed = frozenset(p.tile for p in placements[:-1])
+    at = placement.at
+    if at is None or at not in before.ends:
+        return None
+    toward = before.ends[at].d
+    here = (before.grid.long_side,)
+    tries = [(2, here), (1, here), (2, sizes), (1, sizes), (0, here), (0, sizes)]
+    for level, some in tries:
+        for size in some:
+            probe = Grid(w, h, size)
+            offsets = [(0, 0)] if size == before.grid.long_side else list(_offsets(before, probe, toward))
+            for dx, dy in offsets:
+                grid = Grid(w, h, size)
+                moved = _moved(before, grid, dx, dy)
+                if moved is None:
+                    continue
+                tiles, ends = moved
+                added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, level)
+                if added is not None:
+                    ox, oy = before.origin
+                    return Attempt(grid, added[0], added[1], (ox + dx, oy + dy), added[2])
+    return None
+
+
+def centred(found: Attempt) -> Attempt:
+    """``found`` moved as a whole (by whole units) so that its tiles and targets sit in the middle of its grid."""
+    boxes = [t[2] for t in found.tiles] + [t[2] for t in found.targets]
+    if not boxes:
+        return found
+    old = found.grid
+    dx = (old.wu - max(b[2] for b in boxes) - min(b[0] for b in boxes)) // 2
+    dy = (old.hu - max(b[3] for b in boxes) - min(b[1] for b in boxes)) // 2
+    if dx == dy == 0:
+        return found
+    grid = old.blank()
+    moved = _moved(found, grid, dx, dy)
+    assert moved is not None
+    tiles, ends = moved
+    targets: list[TargetBox] = []
+    for point, value, (x0, y0, x1, y1), (ax, ay), d in found.targets:
+        box: Box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+        grid.fill(box)
+        targets.append((point, value, box, (ax + dx, ay + dy), d))
+    ox, oy = found.origin
+    return Attempt(grid, tiles, targets, (ox + dx, oy + dy), ends)

@@ -159,3 +159,13 @@ def tampered(match: dict[str, Any], **claimed: Any) -> dict[str, Any]:
     other = copy.deepcopy(match)
     other["claimed"].update(claimed)
     return other
+
+
+def journal_ratings(path: Path, kiosk: str) -> dict[str, tuple[float, float, float, int]]:
+    """The table's own ratings (rating, rd, volatility, games) by player uuid."""
+    conn = sqlite3.connect(path)
+    try:
+        return {str(player_uuid(kiosk, pid)): (rating, rd, vol, games) for pid, rating, rd, vol, games in
+                conn.execute("SELECT id, rating, rd, volatility, games FROM players")}
+    finally:
+        conn.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from club_support import Cluster, journal_upload, play_journal
+from club_support import Cluster, journal_ratings, journal_upload, play_journal
 from fastapi.testclient import TestClient
 
 from club.app import create_app
@@ -82,4 +82,6 @@ def journals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
     play_journal(folder / "t1.sqlite3", seed=1, matches=4, guests=1)
     play_journal(folder / "t2.sqlite3", seed=2, names=("Di", "Ed"), matches=3)
     return {"table-1": journal_upload(folder / "t1.sqlite3", "table-1"),
-            "table-2": journal_upload(folder / "t2.sqlite3", "table-2", wall_offset=0.5)}
+            "table-2": journal_upload(folder / "t2.sqlite3", "table-2", wall_offset=0.5),
+            "ratings": {**journal_ratings(folder / "t1.sqlite3", "table-1"),
+                        **journal_ratings(folder / "t2.sqlite3", "table-2")}}

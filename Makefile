@@ -26,7 +26,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow" -q
 
 lint: $(STAMP)
-	$(PY) -m ruff check engine hardware kiosk tests
+	$(PY) -m ruff check engine hardware kiosk club tests
 	$(PY) -m mypy
 
 replay: $(STAMP)

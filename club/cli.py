@@ -64,11 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve(dsn: str, listen: str, log_level: str) -> int:
+    host, port = parse_listen(listen)
+
     import uvicorn
 
     from club.app import create_app
 
-    host, port = parse_listen(listen)
     migrate(dsn)  # a DSN that does not work is said before uvicorn starts
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(create_app(dsn), host=host, port=port, log_level=log_level, log_config=None,

@@ -57,14 +57,13 @@ def ingest(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Receipt:
         held = _held_matches(conn, list(shas))
     # replay outside the transaction, except what is already stored exactly so (a retry)
     verdicts = {m.uuid: verify(m) for m in upload.matches if held.get(m.uuid) != (kiosk.uuid, shas[m.uuid])}
-    with pool.connection() as conn:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (INGEST_LOCK,))
-            conflicts = _conflicts(conn, kiosk, upload, shas)
-            if conflicts:
-                _record_conflicts(conn, kiosk, conflicts)
-            else:
-                receipt = _store(conn, kiosk, upload, shas, verdicts)
+    with pool.connection() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (INGEST_LOCK,))
+        conflicts = _conflicts(conn, kiosk, upload, shas)
+        if conflicts:
+            _record_conflicts(conn, kiosk, conflicts)
+        else:
+            receipt = _store(conn, kiosk, upload, shas, verdicts)
     if conflicts:
         log.warning("upload from kiosk %s refused: %d conflicting keys", kiosk.name, len(conflicts))
         raise Conflict(f"{len(conflicts)} keys are already held with other content; nothing of this upload "

@@ -17,13 +17,12 @@ from functools import cache
 from importlib import metadata, resources
 from typing import Any
 
+from club.wire import MatchUpload
 from engine import EngineError, Match
 from engine.scenario import parse_scenario, play_scenario, state_json
 from kiosk.store.audit import scenario_of_entries
 from kiosk.store.errors import KioskStoreError
 from kiosk.store.records import StoredEntry, stored_entry
-
-from club.wire import MatchUpload
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,9 @@ def migrate(dsn: str) -> tuple[int, int]:
 def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 8, timeout_s: float = 10.0) -> ConnectionPool:
     """An open connection pool on ``dsn`` (migrated first); SetupError when it cannot connect."""
     migrate(dsn)
+    # each connection is checked when taken (one round trip), so a PostgreSQL restart costs no request
     pool = ConnectionPool(dsn, min_size=min_size, max_size=max_size, timeout=timeout_s, open=False,
-                          kwargs={"connect_timeout": 10})
+                          kwargs={"connect_timeout": 10}, check=ConnectionPool.check_connection)
     pool.open(wait=True, timeout=timeout_s)
     return pool
 

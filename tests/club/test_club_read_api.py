@@ -63,3 +63,16 @@ def test_the_roster_is_versioned_and_since_gives_only_what_changed(hub, journals
     assert other["complete"] and len(other["players"]) == 5
     assert hub.client.get("/api/v1/roster", params={"since": -1}).status_code == 422
     assert hub.client.get("/api/v1/roster", params={"since": "x"}).json()["error"]["code"] == "malformed"
+
+
+def test_database_connections_cut_under_the_hub_cost_no_request(hub, journals) -> None:
+    import psycopg
+
+    token = hub.kiosk("table-1")
+    assert hub.client.get("/api/v1/leaderboard").status_code == 200
+    with psycopg.connect(hub.dsn, autocommit=True) as conn:  # as a PostgreSQL restart does to the pool
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    codes = [hub.client.get("/api/v1/leaderboard").status_code for _ in range(3)]
+    assert codes == [200, 200, 200]  # the pool checks a connection before lending it
+    assert hub.upload(token, copy.deepcopy(journals["table-1"])).status_code == 200

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -75,5 +76,10 @@ def _serve(dsn: str, listen: str, log_level: str) -> int:
     config = uvicorn.Config(create_app(dsn), host=host, port=port, log_level=log_level, log_config=None,
                             proxy_headers=False, server_header=False)
     server = uvicorn.Server(config)
+    # uvicorn shuts down on SIGTERM / SIGINT, then raises the signal again for the handler that was
+    # there before it: this one keeps it, so the process ends normally (exit 0, ``finally`` blocks run)
+    caught: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: caught.append(signum))
     server.run()
     return 0 if server.started else 2

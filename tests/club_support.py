@@ -4,93 +4,72 @@ binaries (as pytest-postgresql does), and real kiosk journals turned into upload
 from __future__ import annotations
 
 import copy
-import glob
 import json
-import os
 import shutil
 import sqlite3
-import subprocess
 import tempfile
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from fastapi.testclient import TestClient
 
+from club.errors import SetupError
+from club.localdb import LocalCluster
+from club.tokens import add_kiosk
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 
 NAMESPACE = uuid.UUID("5b1d0000-0000-4000-8000-000000000022")
-POSTGRES_PACKAGE = "postgresql"
 
 
-def server_bindir() -> Path:
-    """The folder holding ``initdb`` and ``pg_ctl``; the test FAILS (never skips) naming the package."""
-    candidates: list[str] = []
-    pg_config = shutil.which("pg_config")
-    if pg_config:
-        done = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
-        if done.returncode == 0:
-            candidates.append(done.stdout.strip())
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
-    for folder in candidates:
-        if os.access(Path(folder, "initdb"), os.X_OK) and os.access(Path(folder, "pg_ctl"), os.X_OK):
-            return Path(folder)
-    for name in ("initdb", "pg_ctl"):
-        found = shutil.which(name)
-        if found and shutil.which("pg_ctl" if name == "initdb" else "initdb"):
-            return Path(found).resolve().parent
-    pytest.fail(f"the club hub's tests need PostgreSQL's server binaries (initdb, pg_ctl), which are not "
-                f"installed: install the Debian package `{POSTGRES_PACKAGE}` (apt-get install {POSTGRES_PACKAGE}; "
-                f".ci/run does this)", pytrace=False)
+def start_cluster() -> LocalCluster:
+    """A fresh throwaway cluster (no fsync) in a new temporary folder, started; the test FAILS (never
+    skips) naming the Debian package when the server binaries are missing."""
+    folder = Path(tempfile.mkdtemp(prefix="club-pg-"))
+    try:
+        cluster = LocalCluster(folder, fast=True)
+    except SetupError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"the club hub's tests need a PostgreSQL server: {exc.message}; .ci/run installs it",
+                    pytrace=False)
+    cluster.init()
+    cluster.start()
+    return cluster
 
 
-@dataclass
-class Cluster:
-    """A running throwaway PostgreSQL cluster listening only on a unix socket in its own folder."""
+def stop_cluster(cluster: LocalCluster) -> None:
+    """Stop the cluster at once and remove its folder."""
+    cluster.run("pg_ctl", "-D", str(cluster.data), "-m", "immediate", "-w", "stop")
+    shutil.rmtree(cluster.folder, ignore_errors=True)
 
-    folder: Path
-    bindir: Path
-    user: str = "club"
 
-    def dsn(self, dbname: str = "postgres") -> str:
-        """The connection string for ``dbname`` on this cluster."""
-        return f"host={self.folder} port=5432 user={self.user} dbname={dbname}"
+class Hub:
+    """The hub's app under a TestClient, with helpers to register kiosks and upload."""
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """A server binary run as the cluster's owner (``nobody`` when the tests run as root: PostgreSQL
-        refuses to run as root)."""
-        command = [str(self.bindir / args[0]), *args[1:]]
-        if os.geteuid() == 0:
-            command = ["runuser", "-u", "nobody", "--", *command]
-        return subprocess.run(command, cwd=self.folder, capture_output=True, text=True, check=check, timeout=120)
+    def __init__(self, client: TestClient, dsn: str) -> None:
+        self.client = client
+        self.dsn = dsn
 
-    @classmethod
-    def start(cls) -> Cluster:
-        """initdb a fresh cluster in a new temporary folder and start it with pg_ctl."""
-        bindir = server_bindir()
-        folder = Path(tempfile.mkdtemp(prefix="club-pg-"))
-        if os.geteuid() == 0:
-            shutil.chown(folder, "nobody")
-        cluster = cls(folder, bindir)
-        done = cluster.run("initdb", "-D", str(folder / "data"), "-U", cluster.user, "--auth=trust", "-E", "UTF8",
-                           "--no-locale", "--no-sync", check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"initdb failed: {done.stderr or done.stdout}")
-        options = (f"-k {folder} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=200")
-        done = cluster.run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "server.log"), "-w",
-                           "-t", "60", "-o", options, "start", check=False)
-        if done.returncode != 0:
-            log = (folder / "server.log").read_text(errors="replace") if (folder / "server.log").exists() else ""
-            raise RuntimeError(f"pg_ctl start failed: {done.stderr or done.stdout}\n{log}")
-        return cluster
+    def kiosk(self, name: str) -> str:
+        """Register a kiosk; its token."""
+        with psycopg.connect(self.dsn) as conn:
+            return add_kiosk(conn, name)[1]
 
-    def stop(self) -> None:
-        """Stop the server and remove its folder."""
-        self.run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop", check=False)
-        shutil.rmtree(self.folder, ignore_errors=True)
+    def upload(self, token: str | None, body: Any, **kwargs: Any) -> Any:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        return self.client.post("/api/v1/uploads", json=body, headers=headers, **kwargs)
+
+    def count(self, table: str) -> int:
+        with psycopg.connect(self.dsn) as conn:
+            row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+            assert row is not None
+            return int(row[0])
+
+    def counts(self) -> dict[str, int]:
+        return {t: self.count(t) for t in ("players", "matches", "match_rows", "conflicts")}
 
 
 # -- real journals as uploads ----------------------------------------------------------------------

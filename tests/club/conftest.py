@@ -10,62 +10,36 @@ from typing import Any
 
 import psycopg
 import pytest
-from club_support import Cluster, journal_ratings, journal_upload, play_journal
+from club_support import Hub, journal_ratings, journal_upload, play_journal, start_cluster, stop_cluster
 from fastapi.testclient import TestClient
 
 from club.app import create_app
 from club.database import migrate
-from club.tokens import add_kiosk
+from club.localdb import LocalCluster
 
 _numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def cluster() -> Iterator[Cluster]:
+def cluster() -> Iterator[LocalCluster]:
     """The session's PostgreSQL cluster, with a migrated template database."""
-    running = Cluster.start()
+    running = start_cluster()
     try:
         with psycopg.connect(running.dsn(), autocommit=True) as conn:
             conn.execute("CREATE DATABASE club_template")
         migrate(running.dsn("club_template"))
         yield running
     finally:
-        running.stop()
+        stop_cluster(running)
 
 
 @pytest.fixture
-def dsn(cluster: Cluster) -> str:
+def dsn(cluster: LocalCluster) -> str:
     """A fresh database, migrated (a copy of the template)."""
     name = f"club_test_{next(_numbers)}"
     with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name} TEMPLATE club_template")
     return cluster.dsn(name)
-
-
-class Hub:
-    """The hub's app under a TestClient, with helpers to register kiosks and upload."""
-
-    def __init__(self, client: TestClient, dsn: str) -> None:
-        self.client = client
-        self.dsn = dsn
-
-    def kiosk(self, name: str) -> str:
-        """Register a kiosk; its token."""
-        with psycopg.connect(self.dsn) as conn:
-            return add_kiosk(conn, name)[1]
-
-    def upload(self, token: str | None, body: Any, **kwargs: Any) -> Any:
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        return self.client.post("/api/v1/uploads", json=body, headers=headers, **kwargs)
-
-    def count(self, table: str) -> int:
-        with psycopg.connect(self.dsn) as conn:
-            row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
-            assert row is not None
-            return int(row[0])
-
-    def counts(self) -> dict[str, int]:
-        return {t: self.count(t) for t in ("players", "matches", "match_rows", "conflicts")}
 
 
 @pytest.fixture

@@ -43,3 +43,12 @@ def test_a_database_from_a_newer_hub_is_refused_and_left_alone(dsn: str) -> None
         migrate(dsn)
     with psycopg.connect(dsn) as conn:
         assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (SCHEMA_VERSION + 1,)
+
+
+def test_without_the_server_binaries_the_error_names_the_debian_package(monkeypatch) -> None:
+    import club.localdb as localdb
+
+    monkeypatch.setattr(localdb.shutil, "which", lambda name: None)
+    monkeypatch.setattr(localdb.glob, "glob", lambda pattern: [])
+    with pytest.raises(localdb.SetupError, match="install the Debian package `postgresql`"):
+        localdb.server_bindir()

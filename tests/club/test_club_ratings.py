@@ -62,7 +62,7 @@ def _uploads(journals) -> tuple[list, list]:
 
 
 def test_uploads_in_any_order_give_the_same_club_ratings_to_the_last_bit(hub, journals, cluster) -> None:
-    from conftest import Hub
+    from club_support import Hub
     from fastapi.testclient import TestClient
 
     from club.app import create_app

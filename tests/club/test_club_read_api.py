@@ -24,6 +24,7 @@ def test_matches_list_uuid_kiosk_players_winner_reason_and_status(hub, journals)
     assert bad["status"] == "rejected" and bad["rejection"] and bad["winner"] == real["winner"]  # as replayed
     good = by_uuid[body["matches"][0]["uuid"]]
     assert good["status"] == "verified" and good["rejection"] is None and good["rated"] is True
+    assert good["engine_version"] == hub.client.get("/api/v1/health").json()["engine_version"] != ""
     assert [p["name"] for p in good["players"]] == ["Ann", "Bo"]
     guest = by_uuid[body["matches"][4]["uuid"]]
     assert guest["players"] == [None, None] and guest["rated"] is False and guest["status"] == "verified"

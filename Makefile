@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench screenshots replay catalogs clean
+.PHONY: run test test-fast lint bench screenshots replay catalogs clean hub
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow" -q
 
 lint: $(STAMP)
-	$(PY) -m ruff check engine hardware kiosk tests
+	$(PY) -m ruff check engine hardware kiosk club tests
 	$(PY) -m mypy
 
 replay: $(STAMP)
@@ -40,6 +40,11 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(PY) -m kiosk.devtools.screenshots --out screenshots
+
+# a club hub to try out: a private PostgreSQL cluster under .hub/ (initdb + pg_ctl on a local socket)
+# unless ARGS gives --database DSN; serves on 127.0.0.1:8022 (docs/club.md)
+hub: $(STAMP)
+	$(PY) -m club.devhub $(ARGS)
 
 # after editing a .po file: compile the shipped .mo files and check the catalogs
 catalogs: $(STAMP)

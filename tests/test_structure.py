@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "hardware", "kiosk")
+PACKAGES = ("engine", "hardware", "kiosk", "club")
 MAX_LINES = 600
 MAX_TOP_LEVEL_KIOSK_MODULES = 10
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from engine import NS_PER_MS, EngineError, IllegalAction, Match
@@ -18,7 +18,7 @@ from engine.scenario import parse_scenario, play_scenario, state_json, step_acti
 from engine.snapshot import restore_text, save_text
 from kiosk.store.database import Database, HasDatabase, database_of
 from kiosk.store.errors import StoreCorrupt, internal
-from kiosk.store.records import read_entries, read_match
+from kiosk.store.records import StoredEntry, read_entries, read_match
 
 
 class Replayed(NamedTuple):
@@ -41,6 +41,14 @@ def export_scenario(store: Database | HasDatabase, match_id: int, *, name: str |
     with database_of(store).read() as conn:
         record = read_match(conn, match_id)
         entries = read_entries(conn, match_id)
+    return scenario_of_entries(record.config, entries, match_id, name=name)
+
+
+def scenario_of_entries(config: dict[str, Any], entries: Sequence[StoredEntry], match_id: int, *,
+                        name: str | None = None) -> dict[str, Any]:
+    """``export_scenario`` for rows already read (the club hub gets them uploaded): ``config`` is the
+    match's ``MatchConfig.to_dict()``, ``entries`` its rows in order, each checked (``intact``) and
+    numbered 1, 2, ... without a gap; ``StoreCorrupt`` otherwise."""
     for e in entries:
         if not e.intact:
             raise StoreCorrupt(internal("match {match}: row {seq} is damaged; the match cannot be exported whole",
@@ -49,7 +57,7 @@ def export_scenario(store: Database | HasDatabase, match_id: int, *, name: str |
         if e.seq != expected:
             raise StoreCorrupt(internal("match {match}: row {seq} is missing", match=match_id, seq=expected))
     try:
-        return _scenario(record.config, entries, match_id, name)
+        return _scenario(config, list(entries), match_id, name)
     except (KeyError, TypeError, ValueError, EngineError) as exc:
         if isinstance(exc, StoreCorrupt):
             raise

@@ -1,0 +1,145 @@
+"""The hub's HTTP API (FastAPI): uploads from kiosks, and the archive, leaderboard and roster.
+
+``create_app(dsn)`` makes the application; its lifespan migrates the database and opens the pool.
+Every refusal is a ``ClubError`` answered as ``{"error": {"code", "message", ...}}`` with its
+status; a database that does not answer is a 503; nothing a client sends makes the process fail.
+No log line holds a request's headers (a token is never logged).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+import psycopg
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from psycopg_pool import ConnectionPool, PoolTimeout
+from starlette.concurrency import run_in_threadpool
+
+from club import queries
+from club.database import SCHEMA_VERSION, open_pool
+from club.errors import ClubError, HubUnavailable, TooLarge
+from club.ingest import ingest
+from club.tokens import Kiosk, authenticate, bearer
+from club.verify import engine_version
+from club.wire import MAX_BODY_BYTES, parse_upload
+
+log = logging.getLogger("club.app")
+
+
+def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
+    """The hub on the database at ``dsn`` (migrated and pooled when the application starts)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = await run_in_threadpool(open_pool, dsn, max_size=pool_size)
+        app.state.pool = pool
+        log.info("hub ready: schema version %d, engine %s", SCHEMA_VERSION, engine_version())
+        try:
+            yield
+        finally:
+            await run_in_threadpool(pool.close)
+
+    app = FastAPI(title="Spectacular Bid club hub", lifespan=lifespan, docs_url=None, redoc_url=None)
+    _handlers(app)
+    _routes(app)
+    return app
+
+
+def _pool(request: Request) -> ConnectionPool:
+    pool = request.app.state.pool
+    assert isinstance(pool, ConnectionPool)
+    return pool
+
+
+def _routes(app: FastAPI) -> None:
+    @app.post("/api/v1/uploads")
+    async def upload(request: Request) -> JSONResponse:
+        pool = _pool(request)
+        token = bearer(request.headers.get("authorization"))
+        kiosk = await run_in_threadpool(_authenticate, pool, token)
+        body = await _read_limited(request)
+        parsed = await run_in_threadpool(parse_upload, body)
+        receipt = await run_in_threadpool(ingest, pool, kiosk, parsed)
+        return JSONResponse(receipt.body())
+
+    @app.get("/api/v1/matches")
+    def list_matches(request: Request, status: Literal["verified", "rejected"] | None = None,
+                     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+                     offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return queries.matches(conn, status=status, limit=limit, offset=offset)
+
+    @app.get("/api/v1/leaderboard")
+    def leaderboard(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return queries.leaderboard(conn)
+
+    @app.get("/api/v1/roster")
+    def roster(request: Request, since: Annotated[int, Query(ge=0, lt=2**63)] = 0) -> dict[str, Any]:
+        with _pool(request).connection() as conn:
+            return queries.roster(conn, since)
+
+    @app.get("/api/v1/conflicts")
+    def conflicts(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return queries.conflicts(conn)
+
+    @app.get("/api/v1/health")
+    def health(request: Request) -> dict[str, Any]:
+        with _pool(request).connection() as conn:
+            conn.execute("SELECT 1")
+        return {"ok": True, "schema_version": SCHEMA_VERSION, "engine_version": engine_version()}
+
+
+def _authenticate(pool: ConnectionPool, token: str) -> Kiosk:
+    with pool.connection() as conn:
+        return authenticate(conn, token)
+
+
+async def _read_limited(request: Request) -> bytes:
+    """The body, refused with TooLarge as soon as it passes ``MAX_BODY_BYTES`` (declared or sent)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise TooLarge(f"the body has {int(declared)} bytes, more than {MAX_BODY_BYTES}", limit=MAX_BODY_BYTES)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise TooLarge(f"the body has more than {MAX_BODY_BYTES} bytes", limit=MAX_BODY_BYTES)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(ClubError)
+    async def club_error(request: Request, exc: ClubError) -> JSONResponse:
+        if exc.status >= 500:
+            log.error("%s %s: %s", request.method, request.url.path, exc.message)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_query(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"at": ".".join(str(p) for p in e.get("loc", ())), "problem": str(e.get("msg", ""))}
+                    for e in exc.errors()[:10]]
+        text = "; ".join(f"{p['at']}: {p['problem']}" for p in problems[:3])
+        return JSONResponse({"error": {"code": "malformed", "message": f"the request is not valid: {text}",
+                                       "problems": problems}}, status_code=422)
+
+    @app.exception_handler(psycopg.OperationalError)
+    @app.exception_handler(PoolTimeout)
+    async def database_down(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s: the database does not answer (%s)", request.method, request.url.path, type(exc).__name__)
+        return JSONResponse(HubUnavailable("the hub's database is not answering; try again later").body(),
+                            status_code=503)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s: internal error %s", request.method, request.url.path, type(exc).__name__, exc_info=exc)
+        return JSONResponse({"error": {"code": "internal", "message": "the hub failed on this request"}},
+                            status_code=500)

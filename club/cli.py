@@ -1,0 +1,85 @@
+"""``python -m club``: ``serve``, ``migrate`` and ``kiosks add`` (docs/club.md, "Running a hub").
+
+Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
+does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+
+from club.database import connect, migrate
+from club.errors import ClubError, SetupError
+from club.tokens import add_kiosk
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a pair; SetupError when it is not one."""
+    host, sep, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SetupError(f"--listen wants HOST:PORT (such as 127.0.0.1:8022), not {text!r}")
+    return host, int(port)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m club", description="The Spectacular Bid club hub.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the hub (migrates the database first)")
+    serve.add_argument("--database", required=True, metavar="DSN", help="PostgreSQL connection string")
+    serve.add_argument("--listen", default="127.0.0.1:8022", metavar="HOST:PORT")
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    mig = sub.add_parser("migrate", help="bring the database to this hub's schema")
+    mig.add_argument("--database", required=True, metavar="DSN")
+    kiosks = sub.add_parser("kiosks", help="the registered kiosks (tables)")
+    ksub = kiosks.add_subparsers(dest="kiosks_command", required=True)
+    add = ksub.add_parser("add", help="register a kiosk; its token is the last line printed")
+    add.add_argument("name")
+    add.add_argument("--database", required=True, metavar="DSN")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args.database, args.listen, args.log_level)
+        if args.command == "migrate":
+            before, after = migrate(args.database)
+            print(f"schema version {after}" + ("" if before == after else f" (was {before})"))
+            return 0
+        migrate(args.database)
+        with connect(args.database) as conn:
+            kiosk, token = add_kiosk(conn, args.name)
+        print(f"kiosk {kiosk.name!r} registered as {kiosk.uuid}; its token (shown once, the hub keeps only a hash):")
+        print(token)
+        return 0
+    except ClubError as exc:
+        print(f"python -m club {args.command}: {exc.message}", file=sys.stderr)
+        return 2
+
+
+def _serve(dsn: str, listen: str, log_level: str) -> int:
+    host, port = parse_listen(listen)
+
+    import uvicorn
+
+    from club.app import create_app
+
+    migrate(dsn)  # a DSN that does not work is said before uvicorn starts
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = uvicorn.Config(create_app(dsn), host=host, port=port, log_level=log_level, log_config=None,
+                            proxy_headers=False, server_header=False)
+    server = uvicorn.Server(config)
+    # uvicorn shuts down on SIGTERM / SIGINT, then raises the signal again for the handler that was
+    # there before it: this one keeps it, so the process ends normally (exit 0, ``finally`` blocks run)
+    caught: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: caught.append(signum))
+    server.run()
+    return 0 if server.started else 2

@@ -1,0 +1,250 @@
+"""Storing an upload: idempotent by key, conflicts recorded and refused, ratings kept canonical.
+
+One upload is one transaction, and uploads take turns (an advisory lock), so the ratings are always
+those of the canonical order. Per key: a match uuid not seen before is replayed (``verify``) and
+stored, verified or rejected; the same uuid with the same content from the same kiosk changes
+nothing (a retry); the same uuid with other content, or from another kiosk (a cloned SD card), is a
+conflict. Any conflict refuses the whole upload (409): nothing of it is stored except the conflict
+rows, which the director lists; the kiosk sends the rest again without the refused keys.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from club.errors import BadRequest, Conflict
+from club.ratings import OrderKey, Result, Standing, fold, order_key
+from club.tokens import Kiosk
+from club.verify import Verdict, verify
+from club.wire import MatchUpload, Upload
+
+INGEST_LOCK = 0x5B1D_0002
+"""The advisory lock key uploads take turns on."""
+
+log = logging.getLogger("club.ingest")
+Conn = psycopg.Connection[tuple[Any, ...]]
+
+
+@dataclass
+class Receipt:
+    """What an upload did, per key, and the roster version after it."""
+
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    players: list[dict[str, Any]] = field(default_factory=list)
+    roster_version: int = 0
+    recomputed: bool = False
+    """True when a late match made the hub recompute every rating from the start."""
+
+    def body(self) -> dict[str, Any]:
+        """The JSON answer."""
+        return {"matches": self.matches, "players": self.players, "roster_version": self.roster_version,
+                "ratings_recomputed": self.recomputed}
+
+
+def ingest(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Receipt:
+    """Store ``upload`` from ``kiosk``; Conflict (after recording it) when a key is held with other content."""
+    _no_repeats(upload)
+    shas = {m.uuid: m.content_sha256() for m in upload.matches}
+    with pool.connection() as conn:
+        held = _held_matches(conn, list(shas))
+    # replay outside the transaction, except what is already stored exactly so (a retry)
+    verdicts = {m.uuid: verify(m) for m in upload.matches if held.get(m.uuid) != (kiosk.uuid, shas[m.uuid])}
+    with pool.connection() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (INGEST_LOCK,))
+        conflicts = _conflicts(conn, kiosk, upload, shas)
+        if conflicts:
+            _record_conflicts(conn, kiosk, conflicts)
+        else:
+            receipt = _store(conn, kiosk, upload, shas, verdicts)
+    if conflicts:
+        log.warning("upload from kiosk %s refused: %d conflicting keys", kiosk.name, len(conflicts))
+        raise Conflict(f"{len(conflicts)} keys are already held with other content; nothing of this upload "
+                       "was stored, the conflicts are listed for the club's director",
+                       conflicts=[{"kind": c.kind, "key": str(c.key), "why": c.why} for c in conflicts])
+    stored = [m for m in receipt.matches if m["result"] == "stored"]
+    log.info("upload from kiosk %s: %d new matches (%d verified, %d rejected), %d already held, %d new players",
+             kiosk.name, len(stored), sum(m["status"] == "verified" for m in stored),
+             sum(m["status"] == "rejected" for m in stored), len(receipt.matches) - len(stored),
+             sum(p["result"] == "stored" for p in receipt.players))
+    return receipt
+
+
+@dataclass(frozen=True, slots=True)
+class _Clash:
+    kind: str
+    key: uuid.UUID
+    sha: str
+    why: str
+    content: dict[str, Any]
+
+
+def _no_repeats(upload: Upload) -> None:
+    for what, keys in (("match", [m.uuid for m in upload.matches]), ("player", [p.uuid for p in upload.players])):
+        if len(set(keys)) != len(keys):
+            raise BadRequest(f"a {what} uuid appears more than once in the upload")
+
+
+def _held_matches(conn: Conn, keys: Sequence[uuid.UUID]) -> dict[uuid.UUID, tuple[uuid.UUID, str]]:
+    if not keys:
+        return {}
+    rows = conn.execute("SELECT uuid, kiosk, content_sha256 FROM matches WHERE uuid = ANY(%s)", (list(keys),))
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
+def _conflicts(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str]) -> list[_Clash]:
+    clashes = []
+    names = {r[0]: r[1] for r in conn.execute("SELECT uuid, name FROM players WHERE uuid = ANY(%s)",
+                                              ([p.uuid for p in upload.players],))}
+    for p in upload.players:
+        if p.uuid in names and names[p.uuid] != p.name:
+            clashes.append(_Clash("player", p.uuid, p.content_sha256(),
+                                  f"the hub holds this player as {names[p.uuid]!r}, not {p.name!r}",
+                                  p.model_dump(mode="json")))
+    held = {r[0]: (r[1], r[2], r[3]) for r in conn.execute(
+        "SELECT m.uuid, m.kiosk, k.name, m.content_sha256 FROM matches m JOIN kiosks k ON k.uuid = m.kiosk"
+        " WHERE m.uuid = ANY(%s)", (list(shas),))}
+    for m in upload.matches:
+        if m.uuid not in held:
+            continue
+        owner, owner_name, sha = held[m.uuid]
+        if owner != kiosk.uuid:
+            why = f"this match was uploaded first by kiosk {owner_name!r}"
+        elif sha != shas[m.uuid]:
+            why = "this kiosk uploaded this match before with other content"
+        else:
+            continue
+        clashes.append(_Clash("match", m.uuid, shas[m.uuid], why, m.model_dump(mode="json")))
+    return clashes
+
+
+def _record_conflicts(conn: Conn, kiosk: Kiosk, clashes: list[_Clash]) -> None:
+    for c in clashes:
+        conn.execute(
+            "INSERT INTO conflicts (kind, key, kiosk, content_sha256, why, content) VALUES (%s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (kind, key, kiosk, content_sha256)"
+            " DO UPDATE SET times = conflicts.times + 1, last_seen = now()",
+            (c.kind, c.key, kiosk.uuid, c.sha, c.why, Jsonb(c.content)))
+
+
+def _store(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str],
+           verdicts: dict[uuid.UUID, Verdict]) -> Receipt:
+    receipt = Receipt()
+    row = conn.execute("SELECT version FROM roster FOR UPDATE").fetchone()
+    assert row is not None
+    version = int(row[0]) + 1
+    changed = False
+    known = {r[0] for r in conn.execute("SELECT uuid FROM players WHERE uuid = ANY(%s)",
+                                        ([p.uuid for p in upload.players],))}
+    fresh = Standing()
+    for p in upload.players:
+        if p.uuid in known:
+            receipt.players.append({"uuid": str(p.uuid), "result": "already held"})
+            continue
+        conn.execute("INSERT INTO players (uuid, name, kiosk, rating, rd, volatility, version)"
+                     " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                     (p.uuid, p.name, kiosk.uuid, fresh.rating, fresh.rd, fresh.volatility, version))
+        receipt.players.append({"uuid": str(p.uuid), "result": "stored"})
+        changed = True
+    _check_players_known(conn, upload.matches)
+    held = set(_held_matches(conn, list(shas)))
+    results = []
+    for m in upload.matches:
+        if m.uuid in held:
+            receipt.matches.append({"uuid": str(m.uuid), "result": "already held", **_status(conn, m.uuid)})
+            continue
+        verdict = verdicts[m.uuid]
+        _insert_match(conn, kiosk, m, shas[m.uuid], verdict)
+        receipt.matches.append({"uuid": str(m.uuid), "result": "stored",
+                                "status": "verified" if verdict.verified else "rejected",
+                                "rejection": verdict.rejection})
+        if verdict.rated and verdict.winner is not None:
+            p0, p1 = m.header.players
+            assert p0 is not None and p1 is not None
+            results.append(Result(m.header.ended_wall, kiosk.uuid, m.uuid, (p0, p1), verdict.winner))
+    if results:
+        receipt.recomputed = _rate(conn, results, version)
+        changed = True
+    if changed:
+        conn.execute("UPDATE roster SET version = %s", (version,))
+    final = conn.execute("SELECT version FROM roster").fetchone()
+    assert final is not None
+    receipt.roster_version = int(final[0])
+    return receipt
+
+
+def _check_players_known(conn: Conn, matches: Sequence[MatchUpload]) -> None:
+    named = {p for m in matches for p in m.header.players if p is not None}
+    if not named:
+        return
+    known = {r[0] for r in conn.execute("SELECT uuid FROM players WHERE uuid = ANY(%s)", (list(named),))}
+    missing = sorted(str(p) for p in named - known)
+    if missing:
+        raise BadRequest(f"matches name players the hub does not know (upload them with the match): "
+                         f"{', '.join(missing[:5])}", players=missing[:50])
+
+
+def _status(conn: Conn, key: uuid.UUID) -> dict[str, Any]:
+    row = conn.execute("SELECT status, rejection FROM matches WHERE uuid = %s", (key,)).fetchone()
+    assert row is not None
+    return {"status": row[0], "rejection": row[1]}
+
+
+def _insert_match(conn: Conn, kiosk: Kiosk, m: MatchUpload, sha: str, verdict: Verdict) -> None:
+    h, c = m.header, m.claimed
+    conn.execute(
+        "INSERT INTO matches (uuid, kiosk, local_id, player0, player1, computer_level, created_wall, ended_wall,"
+        " config, claimed_winner, claimed_reason, claimed_balances, status, rejection, winner, reason, balances,"
+        " rated, engine_version, content_sha256)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (m.uuid, kiosk.uuid, h.local_id, h.players[0], h.players[1], h.computer_level, h.created_wall,
+         h.ended_wall, Jsonb(h.config.model_dump()), c.winner, c.reason, list(c.balances),
+         "verified" if verdict.verified else "rejected", verdict.rejection, verdict.winner, verdict.reason,
+         None if verdict.balances is None else list(verdict.balances), verdict.rated, verdict.engine_version, sha))
+    with conn.cursor() as cur, cur.copy("COPY match_rows (match, seq, step, snapshot, snapshot_sha, arrival_ns,"
+                                        " boot_id, wall, checksum) FROM STDIN") as copy:
+        for r in m.rows:
+            copy.write_row((m.uuid, r.seq, r.step, r.snapshot, r.snapshot_sha, r.arrival_ns, r.boot_id, r.wall,
+                            r.checksum))
+
+
+def _rate(conn: Conn, results: list[Result], version: int) -> bool:
+    """Fold the new rated results into the stored ratings; True when a late one forced a recompute."""
+    row = conn.execute("SELECT last_wall, last_kiosk, last_match FROM rating_state FOR UPDATE").fetchone()
+    assert row is not None
+    last: OrderKey | None = None if row[0] is None else order_key(row[0], row[1], row[2])
+    first_new = min(r.key for r in results)
+    late = last is not None and first_new <= last
+    if late:
+        everything = [Result(r[0], r[1], r[2], (r[3], r[4]), r[5]) for r in conn.execute(
+            "SELECT ended_wall, kiosk, uuid, player0, player1, winner FROM matches WHERE rated")]
+        current = _standings(conn, None)
+        after = fold(everything)
+        after.update({p: Standing() for p in current if p not in after})
+    else:
+        involved = {p for r in results for p in r.players}
+        current = _standings(conn, involved)
+        after = fold(results, current)
+    updates = [(s.rating, s.rd, s.volatility, s.games, s.wins, s.losses, version, p)
+               for p, s in after.items() if current.get(p, Standing()) != s]
+    with conn.cursor() as cur:
+        cur.executemany("UPDATE players SET rating = %s, rd = %s, volatility = %s, games = %s, wins = %s,"
+                        " losses = %s, version = %s WHERE uuid = %s", updates)
+    newest = max([*results], key=lambda r: r.key)
+    if last is None or newest.key > last:
+        conn.execute("UPDATE rating_state SET last_wall = %s, last_kiosk = %s, last_match = %s",
+                     (newest.ended_wall, newest.kiosk, newest.match))
+    return late
+
+
+def _standings(conn: Conn, players: set[uuid.UUID] | None) -> dict[uuid.UUID, Standing]:
+    query = "SELECT uuid, rating, rd, volatility, games, wins, losses FROM players"
+    rows = conn.execute(query) if players is None else conn.execute(query + " WHERE uuid = ANY(%s)", (list(players),))
+    return {r[0]: Standing(r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows}

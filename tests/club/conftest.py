@@ -1,0 +1,61 @@
+"""Fixtures of the club hub's tests: one real PostgreSQL cluster for the session (initdb + pg_ctl on a
+unix socket in a temporary folder), a fresh migrated database per test, the hub's app and kiosks."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from club_support import Hub, journal_ratings, journal_upload, play_journal, start_cluster, stop_cluster
+from fastapi.testclient import TestClient
+
+from club.app import create_app
+from club.database import migrate
+from club.localdb import LocalCluster
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[LocalCluster]:
+    """The session's PostgreSQL cluster, with a migrated template database."""
+    running = start_cluster()
+    try:
+        with psycopg.connect(running.dsn(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE club_template")
+        migrate(running.dsn("club_template"))
+        yield running
+    finally:
+        stop_cluster(running)
+
+
+@pytest.fixture
+def dsn(cluster: LocalCluster) -> str:
+    """A fresh database, migrated (a copy of the template)."""
+    name = f"club_test_{next(_numbers)}"
+    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE club_template")
+    return cluster.dsn(name)
+
+
+@pytest.fixture
+def hub(dsn: str) -> Iterator[Hub]:
+    with TestClient(create_app(dsn, pool_size=4)) as client:
+        yield Hub(client, dsn)
+
+
+@pytest.fixture(scope="session")
+def journals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Uploads made from real kiosk journals: table-1 (4 rated matches and a guest match between Ann,
+    Bo and Cy) and table-2 (3 rated matches between Di and Ed), their wall times interleaved."""
+    folder: Path = tmp_path_factory.mktemp("journals")
+    play_journal(folder / "t1.sqlite3", seed=1, matches=4, guests=1)
+    play_journal(folder / "t2.sqlite3", seed=2, names=("Di", "Ed"), matches=3)
+    return {"table-1": journal_upload(folder / "t1.sqlite3", "table-1"),
+            "table-2": journal_upload(folder / "t2.sqlite3", "table-2", wall_offset=0.5),
+            "ratings": {**journal_ratings(folder / "t1.sqlite3", "table-1"),
+                        **journal_ratings(folder / "t2.sqlite3", "table-2")}}

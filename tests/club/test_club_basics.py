@@ -1,0 +1,54 @@
+"""The hub's package and schema: no pygame, numbered migrations applied once, a newer schema refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from club.database import SCHEMA_VERSION, migrate, migrations
+from club.errors import SchemaError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_importing_the_hub_and_every_module_of_it_does_not_import_pygame() -> None:
+    modules = sorted(f"club.{p.stem}" for p in (ROOT / "club").glob("*.py") if p.stem != "__main__")
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
+            + "bad = [m for m in sys.modules if m == 'pygame' or m.startswith('pygame.')]\n"
+            "print(len(sys.modules)); assert not bad, bad\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "club.app" in modules and "club.verify" in modules
+
+
+def test_migrations_are_numbered_and_applied_once(cluster, dsn: str) -> None:
+    assert [m.version for m in migrations()] == list(range(1, SCHEMA_VERSION + 1))
+    assert migrate(dsn) == (SCHEMA_VERSION, SCHEMA_VERSION)
+    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE club_fresh")
+    assert migrate(cluster.dsn("club_fresh")) == (0, SCHEMA_VERSION)
+    with psycopg.connect(cluster.dsn("club_fresh")) as conn:
+        rows = conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+    assert rows == [(m.version, m.name) for m in migrations()]
+
+
+def test_a_database_from_a_newer_hub_is_refused_and_left_alone(dsn: str) -> None:
+    with psycopg.connect(dsn) as conn:
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, 'future')", (SCHEMA_VERSION + 1,))
+    with pytest.raises(SchemaError, match="newer than this hub"):
+        migrate(dsn)
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (SCHEMA_VERSION + 1,)
+
+
+def test_without_the_server_binaries_the_error_names_the_debian_package(monkeypatch) -> None:
+    import club.localdb as localdb
+
+    monkeypatch.setattr(localdb.shutil, "which", lambda name: None)
+    monkeypatch.setattr(localdb.glob, "glob", lambda pattern: [])
+    with pytest.raises(localdb.SetupError, match="install the Debian package `postgresql`"):
+        localdb.server_bindir()

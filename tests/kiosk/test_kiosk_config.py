@@ -187,3 +187,14 @@ def test_every_accepted_extreme_size_draws_the_board_screens(tmp_path: Path, siz
     for orientation in ("table", "upright"):
         written = shoot(tmp_path, size, orientation, only=("play-late", "settlement-domino"))
         assert len(written) == 2
+
+
+@pytest.mark.parametrize("size", [(640, 240), (1920, 240)])
+def test_a_screen_smaller_than_the_check_allows_is_still_drawn_without_a_crash(tmp_path: Path,
+                                                                              size: tuple[int, int]) -> None:
+    """A screen of its own size ("auto") below the limits: the board is left out, nothing crashes."""
+    from kiosk.devtools.screenshots import shoot
+
+    for orientation in ("table", "upright"):
+        written = shoot(tmp_path, size, orientation, only=("play-late", "settlement-domino", "practice-hint"))
+        assert len(written) == 3

@@ -134,6 +134,22 @@ def layout_board(layout: Layout, area: Rect) -> BoardGeometry:
     return _layout_cached(layout.placements, layout.spinner, tuple(int(v) for v in area))
 
 
+def layout_board_if_it_fits(layout: Layout, area: Rect, *, anew: bool = False) -> BoardGeometry | None:
+    """``layout_board`` (or ``layout_board_anew``), or None when ``area`` is too small to draw the
+    board at all (a screen smaller than the configuration allows): the screen is drawn without it."""
+    _, _, w, h = (int(v) for v in area)
+    if min(w, h) < MIN_BOARD_SIDE:
+        return None
+    try:
+        return layout_board_anew(layout, area) if anew else layout_board(layout, area)
+    except ValueError:  # no tile size fits
+        return None
+
+
+MIN_BOARD_SIDE = 8
+"""A board area narrower or lower than this is not drawn."""
+
+
 def layout_board_anew(layout: Layout, area: Rect) -> BoardGeometry:
     """``layout`` laid out on its own in ``area`` at the largest size found, not grown from the board
     before (a board that is only looked at, such as the one under a round's result)."""

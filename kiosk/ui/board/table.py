@@ -9,7 +9,7 @@ import pygame
 from engine import Layout, Point, Tile
 from kiosk.table.intents import TapPoint
 from kiosk.ui import theme
-from kiosk.ui.board.geometry import layout_board, layout_board_anew
+from kiosk.ui.board.geometry import layout_board_if_it_fits
 from kiosk.ui.board.render import draw_board, draw_tile
 from kiosk.ui.board.zones import tap_zones
 from kiosk.ui.widgets import Hotspot
@@ -28,7 +28,9 @@ def draw_board_area(surface: pygame.Surface, area: pygame.Rect, layout: Layout, 
     the one under a round's result), not grown from the board before.
     """
     rect = (area.x, area.y, area.width, area.height)
-    geometry = layout_board_anew(layout, rect) if anew else layout_board(layout, rect)
+    geometry = layout_board_if_it_fits(layout, rect, anew=anew)
+    if geometry is None:
+        return []
     draw_board(surface, geometry, highlight_points=tuple(targets), last_score=last_score)
     wanted = set(targets)
     return [
@@ -44,7 +46,9 @@ def board_rects(area: pygame.Rect, layout: Layout) -> list[pygame.Rect]:
     last one's outline and badge) and its open points' targets."""
     if layout.is_empty:
         return []
-    geometry = layout_board(layout, (area.x, area.y, area.width, area.height))
+    geometry = layout_board_if_it_fits(layout, (area.x, area.y, area.width, area.height))
+    if geometry is None:
+        return []
     pad = max(4, geometry.tile_short // 2)
     return [pygame.Rect(t.rect).inflate(pad, pad) for t in geometry.tiles] + [pygame.Rect(t.rect) for t in geometry.targets]
 

@@ -14,7 +14,7 @@ from kiosk.i18n import Translator
 from kiosk.table.intents import DrawTile, OpenHelp, Resign, TapPoint, TapTile
 from kiosk.table.session import GameSession
 from kiosk.ui import layout, theme
-from kiosk.ui.board.geometry import layout_board
+from kiosk.ui.board.geometry import layout_board_if_it_fits
 from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot
 
@@ -33,7 +33,8 @@ class Play(TableScene):
         hint = None if computer is None else computer.hint_for(m)
         if isinstance(hint, PlayAction) and hint.at is not None and session.selected == hint.tile:
             area = self.board_area()
-            target = layout_board(m.layout, (area.x, area.y, area.width, area.height)).target_for(hint.at)
+            geometry = layout_board_if_it_fits(m.layout, (area.x, area.y, area.width, area.height))
+            target = None if geometry is None else geometry.target_for(hint.at)
             if target is not None:
                 ring = pygame.Rect(target.rect).inflate(12, 12)  # white, beside the lit points' yellow
                 pygame.draw.rect(surface, theme.TEXT, ring, width=4, border_radius=10)

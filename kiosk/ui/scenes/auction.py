@@ -64,6 +64,9 @@ class Auction(TableScene):
         player = m.to_act
         assert auction is not None and player is not None
         context = self.context
+        computer = context.controller.computer
+        if computer is not None and computer.seat == player:  # nobody reads the computer's card: the person's
+            return  # half says that it is thinking
         t = context.t_for(player)
         draft = session.bid_draft or auction.min_bid
         lines = auction_lines(t, auction, player, draft, m.balances[player])

@@ -18,9 +18,10 @@ from kiosk.i18n import Translator, translator
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
 from kiosk.table.session import GameSession
-from kiosk.table.state import UiState
+from kiosk.table.state import Screen, UiState
 from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions, compute_regions, to_screen
+from kiosk.ui.scenes.naming import NamedSeat
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
@@ -41,6 +42,7 @@ class Context:
         self.size = size
         self.orientation = orientation
         self.regions: Regions = compute_regions(size[0], size[1], orientation)
+        self._names: dict[tuple[str, int, int], Translator] = {}
 
     @property
     def ui(self) -> UiState:
@@ -56,11 +58,21 @@ class Context:
     @property
     def t(self) -> Translator:
         """Shared texts: the host language."""
-        return translator(self.ui.language)
+        return self._named(translator(self.ui.language))
 
     def t_for(self, player: int | None) -> Translator:
         """Texts for ``player`` (None: shared) in their language."""
-        return translator(self.ui.player_language(player))
+        return self._named(translator(self.ui.player_language(player)))
+
+    def _named(self, t: Translator) -> Translator:
+        """``t``, calling the computer's seat by its name at the table of a practice match."""
+        computer = self.controller.computer
+        if computer is None or self.controller.session is None or Screen(self.ui.screen) is not Screen.MATCH:
+            return t
+        key = (t.language, computer.seat, computer.level)
+        if key not in self._names:
+            self._names[key] = NamedSeat(t, computer.seat, computer.level)
+        return self._names[key]
 
     def facing(self, player: int | None) -> bool:
         """Whether what is meant for ``player`` is drawn turned (player 2 in table mode)."""

@@ -93,7 +93,7 @@ class Auction(TableScene):
         wide = self.table_mode and r.width > 3 * r.height  # text beside the buttons, not above them
         bh = max(MIN_TARGET, min((r.height - 3 * pad) // 2 if wide else r.height // 5, 72))
         if wide:
-            text_w = r.width * 9 // 20
+            text_w = r.width // 2
             area = pygame.Rect(r.x + text_w + 2 * pad, r.y + pad, r.width - text_w - 3 * pad, r.height - 2 * pad)
             text_box = pygame.Rect(r.x + pad, r.y + pad, text_w, r.height - 2 * pad)
         else:

@@ -207,3 +207,21 @@ def test_a_practice_match_gives_the_computers_side_to_the_person(language: str) 
         assert seen_thinking and seen_moves >= 3
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_helps_numbers_are_the_kiosks_settings(language: str) -> None:
+    app, clock = make_app(language, balances=60, bank_seconds=90, delay_seconds=5)
+    try:
+        tap(app, do.OpenHelp())
+        said: list[str] = []
+        for page in range(app.stage.help_pages()):
+            if page:
+                tap(app, do.HelpPage(page))
+            said += [x.text for x in recorded(app, clock)]
+        words = " ".join(said)
+        assert "150" not in words and "300" not in words and "165" not in words
+        for number in ("60", "90", "120", "45"):  # balance, bank, together (2 x 60), 60 - 15
+            assert number in words, number
+    finally:
+        app.close()

@@ -120,6 +120,7 @@ class Layer:
 
     def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
                enabled: bool = True, size: int | None = None) -> None:
+        rect = clear_of_admin(self.context, rect, self.turned)
         draw_button(self.surface, rect, label, primary=primary, enabled=enabled, size=size)
         if enabled:
             self.spots.append(Hotspot(rect, intent))
@@ -130,6 +131,33 @@ class Layer:
         target.blit(local, (0, 0))
         screen = target.get_rect()
         return [Hotspot(to_screen(s.rect, screen, self.turned), s.intent) for s in self.spots]
+
+
+def clear_of_admin(context: Context, rect: pygame.Rect, turned: bool) -> pygame.Rect:
+    """``rect`` of a full-screen surface, moved left if, turned 180°, it would lie on the owner's area
+    (which is at the screen's bottom-left corner: a turned layer's top-right)."""
+    if not turned:
+        return rect
+    screen = pygame.Rect((0, 0), context.size)
+    admin = to_screen(context.regions.admin_area, screen, True)  # the owner's area in the layer's coordinates
+    if rect.colliderect(admin):
+        return rect.move(admin.x - rect.right - 2, 0)
+    return rect
+
+
+def turned_toward(context: Context, surface: pygame.Surface, facing: int | None,
+                  paint: Callable[[pygame.Surface], list[Hotspot]]) -> list[Hotspot]:
+    """``paint`` a full screen upright, turned 180° toward ``facing`` when that seat sits across the
+    table; the hotspots mapped back to the screen."""
+    if not context.facing(facing):
+        return paint(surface)
+    local = pygame.Surface(context.size)
+    local.fill(theme.BACKGROUND)
+    layout.frame(local, local.get_rect(), True)
+    spots = paint(local)
+    surface.blit(pygame.transform.rotate(local, 180), (0, 0))
+    screen = surface.get_rect()
+    return [Hotspot(to_screen(s.rect, screen, True), s.intent) for s in spots]
 
 
 def pager(layer: Layer, t: Translator, page: int, count: int, intent: Callable[[int], Intent],

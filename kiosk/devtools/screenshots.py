@@ -367,6 +367,11 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def practice_thinking() -> None:  # the computer's turn: "Thinking..." on its side, its tiles face down
         practice(3, lambda m: m.phase is Phase.PLAY and m.to_act == 1 and len(m.layout) >= 5, seed=6)
 
+    def play_badge() -> None:  # a placement that scored: its badge reads from both edges in table orientation
+        s = _fresh(app, handover=False)
+        play_until(s, clock, lambda m: s.last_placement is not None and s.last_placement.score >= 10
+                   and len(m.layout) >= 4 and m.phase is Phase.PLAY, seed=4)
+
     def settings_player2() -> None:  # opened from Player 2's half of the home screen: turned toward them
         app.controller.go_home()
         app.do(do.OpenSettings(1), clock.now())
@@ -422,7 +427,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
         "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,
-        "practice-hint": practice_hint, "practice-moves": practice_moves, "settings-player2": settings_player2,
+        "practice-hint": practice_hint, "practice-moves": practice_moves, "settings-player2": settings_player2, "play-badge": play_badge,
         "leaderboard-player2": leaderboard_player2, "practice-levels-player2": practice_levels_player2, "practice-auction": practice_auction, "practice-history": practice_history,
     }
 

@@ -225,3 +225,55 @@ def test_the_helps_numbers_are_the_kiosks_settings(language: str) -> None:
             assert number in words, number
     finally:
         app.close()
+
+
+def test_the_home_screen_offers_everything_to_both_edges_and_a_screen_faces_the_seat_that_opened_it() -> None:
+    app, clock = make_app()
+    try:
+        texts = recorded(app, clock)
+        titles = [x for x in texts if x.text == "Spectacular Bid"]
+        assert {x.facing for x in titles} == {0, 1} and all(on_own_half(x, x.facing) for x in titles)
+        for kind in (do.NewMatch, do.OpenPractice, do.OpenSettings, do.OpenHelp, do.HostLanguage):
+            halves = {0 if spot.rect.centery > 240 else 1 for spot in app.hotspots if isinstance(spot.intent, kind)}
+            assert halves == {0, 1}, kind
+        top = [spot.intent for spot in app.hotspots if spot.rect.centery < 240]
+        assert do.OpenSettings(1) in top and do.OpenPractice(1) in top and do.OpenHelp(1) in top
+        admin = app.stage.regions.admin_area
+        for opened, back in ((do.OpenSettings(1), do.GoHome()), (do.OpenPractice(1), do.GoHome())):
+            tap(app, opened)
+            texts = recorded(app, clock)
+            assert texts and all(x.facing == 1 for x in texts), [(x.facing, x.text) for x in texts if x.facing != 1]
+            assert not any(spot.rect.colliderect(admin) for spot in app.hotspots)  # the owner's corner stays clear
+            if isinstance(opened, do.OpenSettings):  # the owner's keypad from there faces the same seat
+                tap(app, do.EditSettings())
+                assert app.ui.owner.keypad is not None and app.ui.owner.facing == 1
+                assert all(x.facing == 1 for x in recorded(app, clock))
+                tap(app, do.PinCancel())
+            tap(app, back)
+        tap(app, do.OpenSettings())  # from Player 1's half: upright, toward their edge
+        assert all(x.facing == 0 for x in recorded(app, clock))
+    finally:
+        app.close()
+
+
+def test_the_last_placements_score_badge_reads_from_both_edges() -> None:
+    app, clock = make_app(balances=300)
+    try:
+        tap(app, do.NewMatch())
+        tap(app, do.Start(0))
+        s = app.session
+        for _ in range(600):
+            last = s.last_placement
+            if last is not None and last.score > 0 and s.match.phase is Phase.PLAY:
+                break
+            m = s.match
+            clock.advance(1)
+            play = next((a for a in m.legal_actions() if isinstance(a, Play)), None)
+            s.command(play or m.legal_actions()[0], clock.now())
+            app.step(wait=False)
+        assert s.last_placement is not None and s.last_placement.score > 0
+        badge = [x for x in recorded(app, clock) if x.text == f"+{s.last_placement.score}" and x.role == "score"]
+        assert sorted(x.facing for x in badge) == [0, 1]
+        assert all(x.px >= 16 for x in badge)
+    finally:
+        app.close()

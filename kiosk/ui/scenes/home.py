@@ -49,11 +49,12 @@ class Home(Scene):
             head = max(28, lh - rows_h - gap - (20 if seat == 0 and line else 0))
             text(local, t._("Spectacular Bid"), pygame.Rect(0, 0, lw, head), min(head, int(h * 0.1)), theme.ACCENT,
                  bold=True)
+            who = seat or None  # Player 1's half opens screens upright, which faces their edge
             rows: list[list[tuple[str, Intent, bool]]] = [
-                [(t._("New match"), NewMatch(), True), (t._("Play the computer"), OpenPractice(seat), True)],
-                [(t._("Rules"), OpenHelp(seat), False), (t._("Settings"), OpenSettings(seat), False)]]
+                [(t._("New match"), NewMatch(), True), (t._("Play the computer"), OpenPractice(who), True)],
+                [(t._("Rules"), OpenHelp(who), False), (t._("Settings"), OpenSettings(who), False)]]
             if ui.records.available:
-                rows[1].insert(0, (t._("Leaderboard"), OpenLeaderboard(seat), False))
+                rows[1].insert(0, (t._("Leaderboard"), OpenLeaderboard(who), False))
             rows.append([(NATIVE_NAMES[code], HostLanguage(code), code == ui.language) for code in LANGUAGES])
             y = head
             bw = int(w * 0.86)

@@ -24,6 +24,7 @@ from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
 from kiosk.ui.regions import Regions, to_screen
+from kiosk.ui.scenes.badge import draw_badge_both_ways
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
 from kiosk.ui.widgets import (
     Hotspot,
@@ -140,8 +141,12 @@ class TableScene(Scene):
         if not m.layout.is_empty and self.board_shown:
             last = session.last_placement  # the newest tile is outlined (with its score), the computer's too
             marked = last is not None and last.round == m.round and last.index == len(m.layout.placements) - 1
+            score = last.score if marked and last is not None else None
+            both_ways = self.table_mode and score is not None and score > 0  # the badge reads from both edges
             spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
-                                     last_score=last.score if marked and last is not None else None)
+                                     last_score=0 if both_ways else score)
+            if both_ways and score is not None:
+                draw_badge_both_ways(surface, self.board_area(), m.layout, score)
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)

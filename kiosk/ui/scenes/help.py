@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pygame
 
+from engine import NS_PER_S
 from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
 from kiosk.ui import layout
-from engine import NS_PER_S
 from kiosk.ui.help import draw_help, has_figures, help_layout
 from kiosk.ui.help_text import HelpNumbers
 from kiosk.ui.regions import to_screen

@@ -404,6 +404,32 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def practice_thinking() -> None:  # the computer's turn: "Thinking..." on its side, its tiles face down
         practice(3, lambda m: m.phase is Phase.PLAY and m.to_act == 1 and len(m.layout) >= 5, seed=6)
 
+    def play_badge() -> None:  # a placement that scored: its badge reads from both edges in table orientation
+        s = _fresh(app, handover=False)
+        play_until(s, clock, lambda m: s.last_placement is not None and s.last_placement.score >= 10
+                   and len(m.layout) >= 4 and m.phase is Phase.PLAY, seed=4)
+
+    def settings_player2() -> None:  # opened from Player 2's half of the home screen: turned toward them
+        app.controller.go_home()
+        app.do(do.OpenSettings(1), clock.now())
+
+    def leaderboard_player2() -> None:
+        with_journal(app)
+        app.controller.go_home()
+        app.do(do.OpenLeaderboard(1), clock.now())
+
+    def practice_levels_player2() -> None:
+        app.controller.go_home()
+        app.do(do.OpenPractice(1), clock.now())
+
+    def practice_moves() -> None:  # the person's turn: what the computer did since, in words on the person's half
+        s = practice(2, lambda m: m.phase is Phase.PLAY and m.to_act == 0 and len(m.layout) >= 6, seed=8)
+        app.controller.update(clock.now())
+        assert s.recap.for_player(0)
+
+    def practice_auction() -> None:  # the computer bids: no card on its half, the person is told it thinks
+        practice(3, lambda m: m.phase is Phase.AUCTION and m.to_act == 1, seed=3)
+
     def practice_hint() -> None:  # the person asked for a hint: its tile picked up, its point ringed
         def choices(m: Match) -> bool:
             return (m.phase is Phase.PLAY and m.to_act == 0 and len(m.layout) >= 12
@@ -450,7 +476,10 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
         "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,
-        "practice-hint": practice_hint, "practice-history": practice_history,
+        "practice-hint": practice_hint, "practice-moves": practice_moves, "settings-player2": settings_player2,
+        "play-badge": play_badge, "leaderboard-player2": leaderboard_player2,
+        "practice-levels-player2": practice_levels_player2, "practice-auction": practice_auction,
+        "practice-history": practice_history,
         **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint,
     }
 

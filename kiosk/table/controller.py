@@ -306,14 +306,16 @@ class Controller:
                 self.new_match()
             case do.Rematch():
                 self.new_match(None if self.computer is None else self.computer.level)
-            case do.OpenPractice():
+            case do.OpenPractice(player):
                 self.ui.screen = Screen.PRACTICE
+                self.ui.facing = player
             case do.PlayComputer(level):
                 self.new_match(level)
             case do.GoHome():
                 self.go_home()
-            case do.OpenSettings():
+            case do.OpenSettings(player):
                 self.ui.screen = Screen.SETTINGS
+                self.ui.facing = player
                 self.ui.settings_page = 0  # the settings open at their first page
                 self.ui.owner.notice = ""
                 self.ui.status_line = self.status_text()
@@ -325,7 +327,7 @@ class Controller:
         """The named players' screens: picker, keyboard, leaderboard, history, replay (a journal that
         fails under them is a warning, and the kiosk goes home; the keeper repairs it at the next frame)."""
         try:
-            return desk_intent(self.desk, intent)
+            return desk_intent(self.desk, intent, self.ui)
         except KioskStoreError as exc:
             self.ui.warnings = (*self.ui.warnings, exc.text)
             self.ui.records.picker = None

@@ -14,7 +14,7 @@ from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
 
 
-def desk_intent(desk: PlayerDesk, intent: do.Intent) -> bool:
+def desk_intent(desk: PlayerDesk, intent: do.Intent, ui: UiState | None = None) -> bool:
     """Carry out a player screen's ``intent`` at ``desk``; False if it is not one of theirs."""
     match intent:
         case do.OpenPicker(seat):
@@ -39,8 +39,10 @@ def desk_intent(desk: PlayerDesk, intent: do.Intent) -> bool:
             desk.cancel_name()
         case do.ConfirmName():
             desk.confirm_name()
-        case do.OpenLeaderboard():
+        case do.OpenLeaderboard(player):
             desk.open_leaderboard()
+            if ui is not None:  # the leaderboard, its histories and replays face whoever opened it
+                ui.facing = player
         case do.LeaderboardPage(page):
             desk.leaderboard_page(page)
         case do.OpenHistory(player_id):

@@ -70,7 +70,9 @@ class GoHome(Intent):
 
 @dataclass(frozen=True, slots=True)
 class OpenSettings(Intent):
-    """The settings screen (at its first page)."""
+    """The settings screen (at its first page), facing ``player`` (the home screen's half it was opened from)."""
+
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +250,9 @@ class ConfirmName(Intent):
 
 @dataclass(frozen=True, slots=True)
 class OpenLeaderboard(Intent):
-    """The leaderboard (at its first page)."""
+    """The leaderboard (at its first page), facing ``player`` (with its histories and replays)."""
+
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,7 +383,9 @@ class KeyboardLayout(Intent):
 
 @dataclass(frozen=True, slots=True)
 class OpenPractice(Intent):
-    """Home's "Play the computer": the choice of level (and language)."""
+    """Home's "Play the computer": the choice of level (and language), facing ``player``."""
+
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

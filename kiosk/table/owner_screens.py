@@ -127,7 +127,7 @@ class OwnerDesk:
                 o.confirm_stop = False
             case do.EditSettings():
                 o.notice = ""
-                self.open_keypad("settings", facing=None)
+                self.open_keypad("settings", facing=self.controller.ui.facing)  # the settings' reader
             case do.StepSetting(key, steps):
                 self.step(key, steps)
             case do.NextChoice(key):

@@ -146,6 +146,9 @@ class UiState:
     """The help's language when chosen on its tabs (None: the host language)."""
     help_facing: int | None = None
     """The player who opened the help (it faces them in table orientation; None: upright)."""
+    facing: int | None = None
+    """The seat whose half of the home screen opened the screen shown (settings, leaderboard, history,
+    replay, level choice, and the settings' PIN keypad): it faces them in table orientation."""
     records: Records = field(default_factory=Records)
     """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
     owner: OwnerState = field(default_factory=OwnerState)

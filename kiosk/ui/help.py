@@ -20,7 +20,7 @@ from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
 from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import BoardGeometry, layout_board
 from kiosk.ui.board.render import draw_board
-from kiosk.ui.help_text import SECTIONS, TITLE, Figure, Figures, Para
+from kiosk.ui.help_text import SECTIONS, STANDARD, TITLE, Figure, Figures, HelpNumbers, Para
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 RING = (250, 248, 240)
@@ -61,8 +61,9 @@ SENTENCE_ENDS = (".", "!", "?", ":", ";", "。", "…", ")")
 """A line ending with one of these ends a sentence (or a clause): the place to break a long paragraph."""
 
 
-def _blocks(language: str, width: int, height: int, size: int) -> list[Block]:
-    """The help in ``language`` as headings, paragraphs wrapped to ``width`` and rows of figures."""
+def _blocks(language: str, width: int, height: int, size: int, numbers: HelpNumbers = STANDARD) -> list[Block]:
+    """The help in ``language`` as headings, paragraphs wrapped to ``width`` and rows of figures, its numbers
+    those of the kiosk's match settings."""
     t = translator(language)
     head_h, line_h, _ = _sizes(size)
     blocks: list[Block] = []
@@ -70,7 +71,7 @@ def _blocks(language: str, width: int, height: int, size: int) -> list[Block]:
         blocks.append(Block("heading", (Item("heading", t.lookup(section.heading), head_h),)))
         for block in section.blocks:
             if isinstance(block, Para):
-                value = t.lookup(block.msgid)
+                value = t.lookup(block.msgid, **numbers.params())
                 f = theme.font(size, False, value)
                 lines = tuple(Item("line", line, max(line_h, f.get_linesize())) for line in theme.wrap(value, width, f))
                 blocks.append(Block("para", lines))
@@ -95,14 +96,15 @@ def _split_at(lines: tuple[Item, ...], room: int) -> int:
 
 
 @lru_cache(maxsize=32)
-def paginate(language: str, width: int, height: int, size: int, columns: int) -> tuple[tuple[tuple[Item, ...], ...], ...]:
+def paginate(language: str, width: int, height: int, size: int, columns: int,
+             numbers: HelpNumbers = STANDARD) -> tuple[tuple[tuple[Item, ...], ...], ...]:
     """The help in ``language`` flowed into pages of ``columns`` columns of ``width`` x ``height``.
 
     Columns break between paragraphs: a paragraph that does not fit the rest of a column starts the
     next one; only a paragraph taller than a whole column is split, at the end of a sentence when it
     can be. A heading stays with the beginning of what follows it."""
     gap_h = _sizes(size)[2]
-    blocks = _blocks(language, width, height, size)
+    blocks = _blocks(language, width, height, size, numbers)
     columns_out: list[list[Item]] = [[]]
     used = 0
 
@@ -171,7 +173,7 @@ class HelpLayout:
     pages: tuple[tuple[tuple[Item, ...], ...], ...]
 
 
-def help_layout(rect: pygame.Rect, language: str, screen_h: int) -> HelpLayout:
+def help_layout(rect: pygame.Rect, language: str, screen_h: int, numbers: HelpNumbers = STANDARD) -> HelpLayout:
     """The help over ``rect`` in ``language`` on a screen ``screen_h`` pixels high, flowed into pages."""
     pad = max(6, rect.height // 40)
     inner = rect.inflate(-2 * pad, -2 * pad)
@@ -183,7 +185,7 @@ def help_layout(rect: pygame.Rect, language: str, screen_h: int) -> HelpLayout:
     columns = 2 if body.width >= 960 else 1
     col_gap = 3 * pad
     col_w = (body.width - col_gap * (columns - 1)) // columns
-    pages = paginate(language, col_w, body.height, size, columns)
+    pages = paginate(language, col_w, body.height, size, columns, numbers)
     return HelpLayout(inner, head_h, size, arrow_w, body, col_w, col_gap, pad, pages)
 
 
@@ -193,7 +195,8 @@ def has_figures(layout: HelpLayout, page: int) -> bool:
     return any(item.kind == "figures" for column in shown for item in column)
 
 
-def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: int, screen_h: int) -> list[Hotspot]:
+def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: int, screen_h: int,
+              numbers: HelpNumbers = STANDARD) -> list[Hotspot]:
     """The help overlay over ``rect`` in ``language`` at ``page``; returns its hotspots (a tap on its
     background is taken and does nothing)."""
     t = translator(language)
@@ -202,7 +205,7 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
     shade.fill((*theme.OVERLAY, 255))
     surface.blit(shade, rect)
     hotspots.append(Hotspot(rect, Noop()))
-    layout = help_layout(rect, language, screen_h)
+    layout = help_layout(rect, language, screen_h, numbers)
     inner, head_h, size, arrow_w, body = layout.inner, layout.head_h, layout.size, layout.arrow_w, layout.body
     col_w, col_gap, pad, pages = layout.col_w, layout.col_gap, layout.pad, layout.pages
     page = max(0, min(page, len(pages) - 1))

@@ -53,6 +53,27 @@ class Section:
     blocks: tuple[Para | Figures, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class HelpNumbers:
+    """The kiosk's own match settings, which the help's numbers follow (the owner may set 60 points)."""
+
+    balance: int = 150
+    bank_seconds: float = 120
+    delay_seconds: float = 10
+
+    def params(self) -> dict[str, object]:
+        """The help's placeholders: ``{balance}``, ``{chips}``, ``{total}``, ``{more}``, ``{less}``, ``{bank}``,
+        ``{delay}``, ``{quick}`` (a decision within the free seconds) and ``{slow}`` (3 s beyond them)."""
+        delay = format(self.delay_seconds, "g")
+        return {"balance": self.balance, "chips": self.balance // 5, "total": 2 * self.balance,
+                "more": self.balance + 15, "less": max(0, self.balance - 15), "bank": format(self.bank_seconds, "g"),
+                "delay": delay, "quick": format(max(0.0, self.delay_seconds - 2), "g"),
+                "slow": format(self.delay_seconds + 3, "g")}
+
+
+STANDARD = HelpNumbers()
+"""The standard match (150 points, 120 s bank, 10 s delay)."""
+
 TITLE = N_("How to play")
 
 OPENING = N_("Opening [{tile}]")
@@ -81,14 +102,14 @@ FIGURES = (
 SECTIONS: tuple[Section, ...] = (
     Section(N_("The game"), (
         Para(N_("Spectacular Bid is a Fives domino duel for two players, with an auction for the opening and a "
-                "match clock. Each player starts with 150 points, shown as 30 chips of 5. You win when the other "
+                "match clock. Each player starts with {balance} points, shown as {chips} chips of 5. You win when the other "
                 "player has no points or no time left.")),
     )),
     Section(N_("Chips and transfers"), (
         Para(N_("Scoring never creates points: every score, payment and settlement moves points from one player "
-                "to the other, so together the two always hold 300.")),
-        Para(N_("Points are not divided by five: an end count of 15 moves 15 points (three chips), and 150–150 "
-                "becomes 165–135.")),
+                "to the other, so together the two always hold {total}.")),
+        Para(N_("Points are not divided by five: an end count of 15 moves 15 points (three chips), and {balance}–{balance} "
+                "becomes {more}–{less}.")),
         Para(N_("Nobody pays more than they have: a player with 5 points left who owes 20 pays 5. A player whose "
                 "balance reaches 0 loses at once.")),
     )),
@@ -149,11 +170,10 @@ SECTIONS: tuple[Section, ...] = (
                 "pay; Bid then places it.")),
     )),
     Section(N_("The clock"), (
-        Para(N_("Each player has a bank of 120 seconds for the whole match, plus 10 free seconds at every new "
+        Para(N_("Each player has a bank of {bank} seconds for the whole match, plus {delay} free seconds at every new "
                 "decision and at the opening turn. The bank runs only once those seconds are used up, and it is "
                 "never refilled, not even between rounds. Drawing within a turn brings no new free seconds.")),
-        Para(N_("A decision made in 8 seconds costs no bank; one made in 13 seconds costs 3 seconds. (These are "
-                "the standard times; the Settings screen shows this kiosk's.)")),
+        Para(N_("A decision made in {quick} seconds costs no bank; one made in {slow} seconds costs 3 seconds.")),
         Para(N_("Under each player's balance is their bank, in minutes and seconds. Beside the running clock, "
                 "+9s (for example) counts down the free seconds of the decision; when they are used up, the bank "
                 "starts to run and turns red below 20 seconds.")),

@@ -27,7 +27,8 @@ Note = tuple[float, float, float]
 
 MELODIES: dict[tuple[CueKind, int | None], tuple[Note, ...]] = {
     (CueKind.YOUR_TURN, 0): ((0.0, 0.16, 659.26), (0.11, 0.28, 987.77)),  # E5 B5: a rising fifth
-    (CueKind.YOUR_TURN, 1): ((0.0, 0.16, 587.33), (0.11, 0.28, 783.99)),  # D5 G5: the other side's, a fourth
+    (CueKind.YOUR_TURN, 1): ((0.0, 0.09, 587.33), (0.13, 0.09, 587.33), (0.26, 0.28, 783.99)),  # D5 D5 G5: the
+    # other side's, three notes in another rhythm (short, short, long), so it is told apart across the table by more than pitch
     (CueKind.SCORE, None): ((0.0, 0.18, 1046.5), (0.07, 0.18, 1318.5), (0.14, 0.40, 1568.0)),  # C6 E6 G6
     (CueKind.LOW_BANK_20, None): ((0.0, 0.09, 880.0), (0.22, 0.09, 880.0)),  # two soft ticks
     (CueKind.LOW_BANK_10, None): ((0.0, 0.07, 1174.7), (0.13, 0.07, 1174.7), (0.26, 0.07, 1174.7)),  # three higher
@@ -35,7 +36,7 @@ MELODIES: dict[tuple[CueKind, int | None], tuple[Note, ...]] = {
     (CueKind.MATCH_END, None): ((0.0, 0.16, 523.25), (0.13, 0.16, 659.26), (0.26, 0.16, 783.99),
                                 (0.39, 0.6, 1046.5)),  # C5 E5 G5 C6
 }
-"""The tones of each cue (YOUR_TURN differs by player, so each side knows its own)."""
+"""The tones of each cue (YOUR_TURN differs by player in notes, rhythm and pitch, so each side knows its own)."""
 PARTIALS = ((1.0, 1.0), (2.0, 0.35), (3.0, 0.12))
 """Overtones (frequency ratio, loudness) that make a sine sound like a small bell."""
 PEAK = 0.5

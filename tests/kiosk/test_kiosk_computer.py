@@ -175,7 +175,7 @@ def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
         while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
             frame(app, clock, 0.1)
             assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
-            assert "Thinking…" in [fit.text for fit in draw_recorded(app, clock)]
+            assert "Computer (Casual) is thinking…" in [fit.text for fit in draw_recorded(app, clock)]  # on the person's half
         assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
         clock.t = began + MIN_MOVE_NS
         app.step(wait=False)

@@ -232,7 +232,7 @@ def test_home_language_buttons_and_the_player_language_button_are_on_screen() ->
     try:
         app.draw(clock.now())
         buttons = [s.intent for s in app.hotspots if isinstance(s.intent, do.HostLanguage)]
-        assert buttons == [do.HostLanguage(code) for code in i18n.LANGUAGES]
+        assert buttons == [do.HostLanguage(code) for code in i18n.LANGUAGES] * 2  # table: on each half
         app.controller.new_match()
         app.draw(clock.now(), full=True)
         assert {s.intent for s in app.hotspots if isinstance(s.intent, do.PlayerLanguage)} == {

@@ -24,7 +24,7 @@ DIVIDER: Color = (128, 118, 100)
 PIP: Color = (28, 28, 34)
 SPINNER_ORANGE: Color = (255, 140, 0)
 TARGET_GLOW: Color = (255, 221, 64)
-LAST_OUTLINE: Color = theme.ACCENT
+LAST_OUTLINE: Color = (120, 214, 255)  # light blue: never taken for the spinner's orange
 """The outline of the tile placed last (and its score badge)."""
 BADGE_TEXT: Color = theme.BUTTON_PRIMARY_TEXT
 

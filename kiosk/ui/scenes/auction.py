@@ -11,7 +11,7 @@ from kiosk.i18n import Translator
 from kiosk.table.intents import Accept, Decline, Intent, MaxBid, OpenHelp, PlaceBid, Resign, StepBid
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
-from kiosk.ui.scenes.fitted import MIN_TARGET, Card, CardButton, FlowLine, flow, row
+from kiosk.ui.scenes.fitted import IMPORTANT, MIN_TARGET, Card, CardButton, FlowLine, flow, row
 from kiosk.ui.scenes.table import Button, TableScene
 from kiosk.ui.widgets import Hotspot
 
@@ -33,19 +33,21 @@ def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, 
         standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
                         "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
                         number=other + 1, bid=auction.bid)
-    lines = [FlowLine(head, theme.ACCENT, heading=True, keep=4), FlowLine(standing, theme.TEXT, keep=1)]
+    # the facts the player acts on are never drawn under IMPORTANT px; the heading (the buttons say it too)
+    # gives way first when the card is small
+    lines = [FlowLine(head, theme.ACCENT, heading=True, keep=0), FlowLine(standing, theme.TEXT, keep=2, floor=IMPORTANT)]
     if auction.max_bid[player] >= auction.min_bid:
         my_cost = auction.cost(player, draft)
         lines.append(FlowLine(t.n_("Your bid of {bid} would cost you {n} if accepted",
                                    "Your bid of {bid} would cost you {n} if accepted", my_cost, bid=draft),
-                              theme.TEXT_DIM, keep=3))
+                              theme.TEXT_DIM, keep=3, floor=IMPORTANT))
         if my_cost >= balance:
             lines.append(FlowLine(t._("Accepted, it takes all your points: you lose the match"),
-                                  theme.DANGER_TEXT, keep=2))
+                                  theme.DANGER_TEXT, keep=4, floor=IMPORTANT))
     elif auction.bid is None:
-        lines.append(FlowLine(t._("You cannot afford a bid: decline"), theme.DANGER_TEXT, keep=3))
+        lines.append(FlowLine(t._("You cannot afford a bid: decline"), theme.DANGER_TEXT, keep=3, floor=IMPORTANT))
     else:
-        lines.append(FlowLine(t._("You cannot afford a bid: accept"), theme.DANGER_TEXT, keep=3))
+        lines.append(FlowLine(t._("You cannot afford a bid: accept"), theme.DANGER_TEXT, keep=3, floor=IMPORTANT))
     return lines
 
 
@@ -62,6 +64,9 @@ class Auction(TableScene):
         player = m.to_act
         assert auction is not None and player is not None
         context = self.context
+        computer = context.controller.computer
+        if computer is not None and computer.seat == player:  # nobody reads the computer's card: the person's
+            return  # half says that it is thinking
         t = context.t_for(player)
         draft = session.bid_draft or auction.min_bid
         lines = auction_lines(t, auction, player, draft, m.balances[player])
@@ -76,7 +81,8 @@ class Auction(TableScene):
             rect = self.halves()[player].inflate(-board.width // 40, 0)
             self._carded.add(player)  # this player's messages go into the card
             lines[1:1] = [FlowLine(self._said(message, t), theme.DANGER_TEXT if message.kind == "refused"
-                                   else theme.TEXT, keep=5) for message in self._live if message.player in (None, player)]
+                                   else theme.TEXT, keep=5 if message.kind == "refused" else 1)
+                             for message in self._live if message.player in (None, player)]
         else:
             room = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2))
             room = room * len(self._live) + 6 if self._live else 0  # the messages go below the card
@@ -87,7 +93,7 @@ class Auction(TableScene):
         wide = self.table_mode and r.width > 3 * r.height  # text beside the buttons, not above them
         bh = max(MIN_TARGET, min((r.height - 3 * pad) // 2 if wide else r.height // 5, 72))
         if wide:
-            text_w = r.width * 2 // 5
+            text_w = r.width // 2
             area = pygame.Rect(r.x + text_w + 2 * pad, r.y + pad, r.width - text_w - 3 * pad, r.height - 2 * pad)
             text_box = pygame.Rect(r.x + pad, r.y + pad, text_w, r.height - 2 * pad)
         else:

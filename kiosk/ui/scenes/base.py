@@ -18,9 +18,10 @@ from kiosk.i18n import Translator, translator
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
 from kiosk.table.session import GameSession
-from kiosk.table.state import UiState
+from kiosk.table.state import Screen, UiState
 from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions, compute_regions, to_screen
+from kiosk.ui.scenes.naming import NamedSeat
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
@@ -41,6 +42,7 @@ class Context:
         self.size = size
         self.orientation = orientation
         self.regions: Regions = compute_regions(size[0], size[1], orientation)
+        self._names: dict[tuple[str, int, int], Translator] = {}
 
     @property
     def ui(self) -> UiState:
@@ -56,11 +58,21 @@ class Context:
     @property
     def t(self) -> Translator:
         """Shared texts: the host language."""
-        return translator(self.ui.language)
+        return self._named(translator(self.ui.language))
 
     def t_for(self, player: int | None) -> Translator:
         """Texts for ``player`` (None: shared) in their language."""
-        return translator(self.ui.player_language(player))
+        return self._named(translator(self.ui.player_language(player)))
+
+    def _named(self, t: Translator) -> Translator:
+        """``t``, calling the computer's seat by its name at the table of a practice match."""
+        computer = self.controller.computer
+        if computer is None or self.controller.session is None or Screen(self.ui.screen) is not Screen.MATCH:
+            return t
+        key = (t.language, computer.seat, computer.level)
+        if key not in self._names:
+            self._names[key] = NamedSeat(t, computer.seat, computer.level)
+        return self._names[key]
 
     def facing(self, player: int | None) -> bool:
         """Whether what is meant for ``player`` is drawn turned (player 2 in table mode)."""
@@ -108,6 +120,7 @@ class Layer:
 
     def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
                enabled: bool = True, size: int | None = None) -> None:
+        rect = clear_of_admin(self.context, rect, self.turned)
         draw_button(self.surface, rect, label, primary=primary, enabled=enabled, size=size)
         if enabled:
             self.spots.append(Hotspot(rect, intent))
@@ -118,6 +131,33 @@ class Layer:
         target.blit(local, (0, 0))
         screen = target.get_rect()
         return [Hotspot(to_screen(s.rect, screen, self.turned), s.intent) for s in self.spots]
+
+
+def clear_of_admin(context: Context, rect: pygame.Rect, turned: bool) -> pygame.Rect:
+    """``rect`` of a full-screen surface, moved left if, turned 180°, it would lie on the owner's area
+    (which is at the screen's bottom-left corner: a turned layer's top-right)."""
+    if not turned:
+        return rect
+    screen = pygame.Rect((0, 0), context.size)
+    admin = to_screen(context.regions.admin_area, screen, True)  # the owner's area in the layer's coordinates
+    if rect.colliderect(admin):
+        return rect.move(admin.x - rect.right - 2, 0)
+    return rect
+
+
+def turned_toward(context: Context, surface: pygame.Surface, facing: int | None,
+                  paint: Callable[[pygame.Surface], list[Hotspot]]) -> list[Hotspot]:
+    """``paint`` a full screen upright, turned 180° toward ``facing`` when that seat sits across the
+    table; the hotspots mapped back to the screen."""
+    if not context.facing(facing):
+        return paint(surface)
+    local = pygame.Surface(context.size)
+    local.fill(theme.BACKGROUND)
+    layout.frame(local, local.get_rect(), True)
+    spots = paint(local)
+    surface.blit(pygame.transform.rotate(local, 180), (0, 0))
+    screen = surface.get_rect()
+    return [Hotspot(to_screen(s.rect, screen, True), s.intent) for s in spots]
 
 
 def pager(layer: Layer, t: Translator, page: int, count: int, intent: Callable[[int], Intent],

@@ -27,13 +27,20 @@ class FlowLine:
     colour: tuple[int, int, int] = theme.TEXT
     heading: bool = False
     keep: int = 1
+    floor: int = layout.MIN_TEXT
+    """The least size this line is drawn at (an important fact: ``IMPORTANT``)."""
+
+
+IMPORTANT = 20
+"""The least size of a line that carries a fact the player acts on (a bid's cost, the jockey's credit,
+the all-in warning), at every screen size."""
 
 
 def _wrapped(lines: Sequence[FlowLine], width: int, size: int
              ) -> list[tuple[FlowLine, list[str], pygame.font.Font, int]]:
     out = []
     for line in lines:
-        px = round(size * 1.2) if line.heading else size
+        px = max(line.floor, round(size * 1.2) if line.heading else size)
         f = theme.font(px, line.heading, line.value)
         out.append((line, theme.wrap(line.value, width, f), f, px))
     return out
@@ -42,8 +49,8 @@ def _wrapped(lines: Sequence[FlowLine], width: int, size: int
 def flow(surface: pygame.Surface, lines: Sequence[FlowLine], rect: pygame.Rect, size: int, *,
          align: str = "center") -> list[FlowLine]:
     """Draw ``lines`` wrapped into ``rect`` at the largest size up to ``size`` that fits (at least
-    ``MIN_TEXT``), centred vertically; lines that cannot fit even then are left out, least important
-    first. Returns the lines drawn."""
+    ``MIN_TEXT``, and never under a line's own ``floor``), centred vertically; lines that cannot fit
+    even then are left out, least important first. Returns the lines drawn."""
     shown = list(lines)
     while shown:
         for s in range(max(size, MIN_TEXT), MIN_TEXT - 1, -1):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pygame
 
+from engine import NS_PER_S
 from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
 from kiosk.ui import layout
 from kiosk.ui.help import draw_help, has_figures, help_layout
+from kiosk.ui.help_text import HelpNumbers
 from kiosk.ui.regions import to_screen
 from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.widgets import Hotspot
@@ -32,23 +34,34 @@ class Help(Scene):
         ui = self.context.ui
         return ui.help_language or ui.language
 
+    def numbers(self) -> HelpNumbers:
+        """The numbers the help gives: the match at the table's, else the kiosk's settings for the next one."""
+        controller = self.context.controller
+        match = controller.config.match
+        if controller.session is not None:
+            config = controller.session.match.config
+            return HelpNumbers(config.balances[0], config.bank_ns[0] / NS_PER_S, config.delay_ns / NS_PER_S)
+        return HelpNumbers(match.balances, match.bank_seconds, match.delay_seconds)
+
     def page_count(self) -> int:
         """How many pages the help takes here, in its language."""
-        return len(help_layout(self.rect, self.language, self.context.size[1]).pages)
+        return len(help_layout(self.rect, self.language, self.context.size[1], self.numbers()).pages)
 
     def has_figures(self) -> bool:
         """Whether the page shown has worked layouts."""
-        return has_figures(help_layout(self.rect, self.language, self.context.size[1]), self.context.ui.help_page)
+        return has_figures(help_layout(self.rect, self.language, self.context.size[1], self.numbers()), self.context.ui.help_page)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         facing = self.context.ui.help_facing
         if not self.context.facing(facing):
-            return draw_help(surface, self.rect, self.language, self.context.ui.help_page, self.context.size[1])
+            return draw_help(surface, self.rect, self.language, self.context.ui.help_page, self.context.size[1],
+                             self.numbers())
         # turned toward Player 2: drawn upright on its own surface, then turned onto the screen
         local = surface.subsurface(self.rect).copy()
         local = pygame.transform.rotate(local, 180)  # what lies beneath, as Player 2 sees it
         layout.frame(local, self.rect, True)
         box = local.get_rect()
-        spots = draw_help(local, box, self.language, self.context.ui.help_page, self.context.size[1])
+        spots = draw_help(local, box, self.language, self.context.ui.help_page, self.context.size[1],
+                             self.numbers())
         surface.blit(pygame.transform.rotate(local, 180), self.rect)
         return [Hotspot(to_screen(spot.rect, self.rect, True), spot.intent) for spot in spots]

@@ -27,7 +27,7 @@ class History(Scene):
         r = context.ui.records
         w, h = context.size
         t = context.t
-        layer = Layer(context, None)
+        layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         name = r.player.name if r.player is not None else ""
         y = header(layer, t._("{name}: matches", name=name), Back())
         row_h = max(52, int(h * 0.085))

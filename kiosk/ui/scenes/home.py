@@ -1,5 +1,5 @@
 """The home screen: New match, Play the computer, the leaderboard (with a journal), Rules, Settings, the
-four languages."""
+four languages — in table orientation on each half, facing its edge (what a half opens faces that seat)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pygame
 
 from kiosk.i18n import LANGUAGES, NATIVE_NAMES
 from kiosk.table.intents import HostLanguage, Intent, NewMatch, OpenHelp, OpenLeaderboard, OpenPractice, OpenSettings
-from kiosk.ui import theme
+from kiosk.ui import layout, theme
+from kiosk.ui.regions import to_screen
 from kiosk.ui.scenes.banner import banner_rect, warning_lines
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.widgets import Hotspot, draw_button, text
@@ -19,6 +20,58 @@ class Home(Scene):
     offers = (NewMatch, OpenPractice, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        if self.context.orientation == "table":
+            return self.draw_halves(surface)
+        return self.draw_upright(surface)
+
+    def draw_halves(self, surface: pygame.Surface) -> list[Hotspot]:
+        """Table orientation: the title and every button on each half, facing its edge's player; what a
+        half opens faces the seat it was opened from."""
+        context = self.context
+        ui = context.ui
+        w, h = context.size
+        t = context.t
+        spots: list[Hotspot] = []
+        warnings = warning_lines(context)
+        top = banner_rect(context, warnings).height if warnings else 0  # the banner lies over the top edge
+        for seat in (0, 1):
+            where = pygame.Rect(0, h // 2 if seat == 0 else top, w, h // 2 - (top if seat == 1 else 0))
+            turned = context.facing(seat)
+            local = pygame.Surface(where.size)
+            local.fill(theme.BACKGROUND)
+            layout.frame(local, where, turned)
+            lw, lh = local.get_size()
+            mine: list[Hotspot] = []
+            gap = max(6, lh // 40)
+            bh = max(48, min(lh // 5, 56))
+            rows_h = 3 * bh + 3 * gap
+            line = ui.legend or (ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line)
+            head = max(28, lh - rows_h - gap - (20 if seat == 0 and line else 0))
+            text(local, t._("Spectacular Bid"), pygame.Rect(0, 0, lw, head), min(head, int(h * 0.1)), theme.ACCENT,
+                 bold=True)
+            who = seat or None  # Player 1's half opens screens upright, which faces their edge
+            rows: list[list[tuple[str, Intent, bool]]] = [
+                [(t._("New match"), NewMatch(), True), (t._("Play the computer"), OpenPractice(who), True)],
+                [(t._("Rules"), OpenHelp(who), False), (t._("Settings"), OpenSettings(who), False)]]
+            if ui.records.available:
+                rows[1].insert(0, (t._("Leaderboard"), OpenLeaderboard(who), False))
+            rows.append([(NATIVE_NAMES[code], HostLanguage(code), code == ui.language) for code in LANGUAGES])
+            y = head
+            bw = int(w * 0.86)
+            for row in rows:
+                cw = (bw - gap * (len(row) - 1)) // len(row)
+                for i, (label, intent, primary) in enumerate(row):
+                    rect = pygame.Rect(w // 2 - bw // 2 + i * (cw + gap), y, cw, bh)
+                    draw_button(local, rect, label, primary=primary)
+                    mine.append(Hotspot(rect, intent))
+                y += bh + gap
+            if seat == 0 and line:  # the simulator's keys, or the buttons' state
+                text(local, line, pygame.Rect(56, y, lw - 112, 20), 16, theme.TEXT_DIM)
+            surface.blit(pygame.transform.rotate(local, 180) if turned else local, where)
+            spots += [Hotspot(to_screen(spot.rect, where, turned), spot.intent) for spot in mine]
+        return spots
+
+    def draw_upright(self, surface: pygame.Surface) -> list[Hotspot]:
         context = self.context
         ui = context.ui
         w, h = context.size

@@ -25,7 +25,7 @@ class Leaderboard(Scene):
         r = context.ui.records
         w, h = context.size
         t = context.t
-        layer = Layer(context, None)
+        layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         y = header(layer, t._("Leaderboard"), GoHome())
         row_h = max(52, int(h * 0.085))
         head = [t._("#"), t._("Name"), t._("Rating"), t._("Games"), t._("Wins")]

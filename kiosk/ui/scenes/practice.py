@@ -31,7 +31,7 @@ class Practice(Scene):
         context = self.context
         w, h = context.size
         t = context.t
-        layer = Layer(context, None)
+        layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         y = header(layer, t._("Play the computer"), GoHome())
         pad = max(8, w // 60)
         text(layer.surface, t._("You play at Player 1's edge; the computer plays Player 2."),

@@ -10,7 +10,7 @@ from kiosk.table.intents import GoHome, OpenHelp, OpenPicker, PlayerLanguage, St
 from kiosk.table.players import seat_label
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
-from kiosk.ui.scenes.table import Button, TableScene
+from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
@@ -26,15 +26,17 @@ class Ready(TableScene):
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         m = session.match
-        t = self.context.t
-        if m.jockey is None:
-            how = t._("Ranked opening: the highest double opens (no double: the heaviest tile)")
-        else:
-            how = t._("Auction: player {jockey} is the jockey; player {bidder} bids first",
-                      jockey=m.jockey + 1, bidder=2 - m.jockey)
-        spots += self.card(surface, [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
-                                     (t._("Clocks are stopped. Either player presses Start."), 2, theme.TEXT_DIM)],
-                           None)
+
+        def lines(t: Translator) -> list[Line]:  # each half in its reader's language, as it is now
+            if m.jockey is None:
+                how = t._("Ranked opening: the highest double opens (no double: the heaviest tile)")
+            else:
+                how = t._("Auction: player {jockey} is the jockey; player {bidder} bids first",
+                          jockey=m.jockey + 1, bidder=2 - m.jockey)
+            return [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
+                    (t._("Clocks are stopped. Either player presses Start."), 2, theme.TEXT_DIM)]
+
+        spots += self.card(surface, lines, None)
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

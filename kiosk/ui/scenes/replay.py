@@ -49,7 +49,7 @@ class Replay(Scene):
         r = context.ui.records
         w, h = context.size
         t = context.t
-        layer = Layer(context, None)
+        layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         title = t._("{first} vs {second}", first=seat_name(t, r, 0), second=seat_name(t, r, 1))
         y = header(layer, title, Back())
         pad = max(8, w // 60)

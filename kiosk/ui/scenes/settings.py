@@ -8,7 +8,7 @@ import pygame
 
 from kiosk.table.intents import EditSettings, GoHome, OpenHelp, SettingsPage
 from kiosk.ui import fonts, theme
-from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.base import Scene, clear_of_admin, turned_toward
 from kiosk.ui.widgets import Hotspot, draw_button, paragraph, rows_for, text
 
 
@@ -51,6 +51,9 @@ class Settings(Scene):
         return len(self._layout()[3])
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        return turned_toward(self.context, surface, self.context.ui.facing, self._paint)  # whoever opened it
+
+    def _paint(self, surface: pygame.Surface) -> list[Hotspot]:
         context = self.context
         w, h = context.size
         t = context.t
@@ -74,9 +77,10 @@ class Settings(Scene):
         rules = back.copy()
         rules.bottomleft = (w // 2 + 8, back.bottom)
         draw_button(surface, rules, t._("Rules"))
-        spots.append(Hotspot(rules, OpenHelp()))
+        spots.append(Hotspot(rules, OpenHelp(context.ui.facing)))
         edit = pygame.Rect(0, 0, int(w * 0.2), back.height)
         edit.topright = (w - int(w * 0.03), int(h * 0.03))
+        edit = clear_of_admin(context, edit, context.facing(context.ui.facing))
         draw_button(surface, edit, t._("Edit"))
         spots.append(Hotspot(edit, EditSettings()))
         if len(pages) > 1:

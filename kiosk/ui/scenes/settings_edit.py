@@ -55,7 +55,7 @@ class SettingsEditor(Scene):
         assert values is not None
         w, h = context.size
         t = context.t
-        layer = Layer(context, None)
+        layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         pad = max(8, w // 60)
         gap = max(6, h // 60)
         head = pygame.Rect(pad, int(h * 0.015), w - 2 * pad, int(h * 0.08))

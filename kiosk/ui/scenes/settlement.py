@@ -56,8 +56,8 @@ class Settlement(TableScene):
                 lines.append((t.n_("Pips {a} vs {b}: player {number} receives {n}",
                                    "Pips {a} vs {b}: player {number} receives {n}", moved,
                                    a=a, b=b, number=lighter + 1), 2, theme.TEXT))
-        lines.append((t._("Balances {first} - {second}. Press Continue.", first=m.balances[0], second=m.balances[1]),
-                      2, theme.TEXT_DIM))
+        lines.append((t._("Balances: Player 1 {first}, Player 2 {second}. Press Continue.", first=m.balances[0],
+                          second=m.balances[1]), 2, theme.TEXT_DIM))  # whose is whose, on either half
         return lines
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,

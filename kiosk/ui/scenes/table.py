@@ -19,10 +19,12 @@ from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
 from kiosk.table.computer import computer_name
 from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
+from kiosk.table.recap import recap_text
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import board_rects, clear_of, draw_board_area, draw_hand
 from kiosk.ui.regions import Regions, to_screen
+from kiosk.ui.scenes.badge import draw_badge_both_ways
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
 from kiosk.ui.widgets import (
     Hotspot,
@@ -144,9 +146,12 @@ class TableScene(Scene):
         if not m.layout.is_empty and self.board_shown:
             last = session.last_placement  # the newest tile is outlined (with its score), the computer's too
             marked = last is not None and last.round == m.round and last.index == len(m.layout.placements) - 1
+            score = last.score if marked and last is not None else None
+            both_ways = self.table_mode and score is not None and score > 0  # the badge reads from both edges
             spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
-                                     last_score=last.score if marked and last is not None else None,
-                                     anew=self.board_anew)
+                                     last_score=0 if both_ways else score, anew=self.board_anew)
+            if both_ways and score is not None:
+                draw_badge_both_ways(surface, self.board_area(), m.layout, score)
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)
@@ -213,7 +218,7 @@ class TableScene(Scene):
 
         self._hand(panel, local.hand, session, player, mine)
         if computer is not None and computer.seat == player:  # no buttons: it says when it is thinking
-            if computer.thinking(m):
+            if computer.thinking(m) and not self.table_mode:  # table: said on the person's half, facing them
                 text(panel, t._("Thinking…"), local.actions, max(theme.MIN_READABLE + 4, local.actions.height // 3),
                      theme.ACCENT, bold=True, role="thinking")
         elif not (player in context.ui.confirm_resign and not m.is_over):  # else the confirmation's place
@@ -354,23 +359,24 @@ class TableScene(Scene):
             t = context.t_for(seat)
             w, h = where.size
             mine: list[Hotspot] = []
-            row = max(20, h // 6)
+            row = max(18, h // 7)
             label = t._("Round {number}", number=m.round) if m.round else t._("New match")
             text(local, label, pygame.Rect(0, 0, w, row), row, theme.TEXT_DIM, role="round")
             y = row
             buttons = 2 if self.sidebar_home() else 1
             button_h = 48 if h < 200 else max(48, h // 5)
-            room = h - y - buttons * (button_h + 4)
-            if m.round and room >= 2 * row:
-                count_h = min(room - row, 2 * row)
+            room = h - y - buttons * (button_h + 2)
+            yard = bool(m.round) and not self.sidebar_home()  # the boneyard's count has a row of its own
+            if m.round and room >= 2 * row + (row if yard else 0):
+                count_h = min(room - row - (row if yard else 0), 2 * row)
                 text(local, f"{m.end_count}", pygame.Rect(0, y, w, count_h), count_h, theme.SCORE, bold=True,
                      role="end_count")
-                text(local, t._("end count"), pygame.Rect(0, y + count_h, w, row), row - 2, theme.TEXT_DIM,
+                text(local, t._("end count"), pygame.Rect(0, y + count_h, w, row), row - 1, theme.TEXT_DIM,
                      role="end_count")
                 y += count_h + row
-            if h - y - buttons * (button_h + 4) >= row:
-                text(local, t._("Boneyard {n}", n=m.boneyard_count), pygame.Rect(0, y, w, row), row - 2,
-                     theme.TEXT_DIM)
+            if yard and h - y - buttons * (button_h + 2) >= row:
+                text(local, t._("Boneyard {n}", n=m.boneyard_count), pygame.Rect(0, y, w, row), row - 1,
+                     theme.TEXT_DIM, role="boneyard")
             rules = pygame.Rect(0, h - button_h, w, button_h)
             draw_button(local, rules, t._("Rules"))
             mine.append(Hotspot(rules, OpenHelp(seat)))  # the help faces whoever opened it
@@ -387,45 +393,73 @@ class TableScene(Scene):
         unless a card there already showed them.
 
         A message for one player is in that player's language and faces them."""
-        live = session.live_messages(now_ns)[-2:]
-        if not live:
-            return
+        live: list[Message | str] = list(session.live_messages(now_ns)[-2:])
+        computer = self.context.controller.computer
+        person = None if computer is None else computer.person
         context = self.context
         board = context.regions.board
         m = session.match  # bars keep clear of the tiles and lit points (issue 20)
         blocked = (board_rects(self.board_area(), m.layout) if self.board_shown else []) + self._topped
         if self.table_mode:
             for seat, half in enumerate(self.halves()):
-                if seat in self._carded:
+                if seat in self._carded and seat != person:
                     continue
-                mine = [message for message in live if message.player in (None, seat)]
+                mine: list[Message | str] = [] if seat in self._carded else \
+                    [message for message in live if isinstance(message, Message) and message.player in (None, seat)]
+                if seat == person:  # what the computer is doing and did, on the person's half
+                    mine += self.computer_lines(session, context.t_for(seat))
                 h = max(30, min(40, half.height // 4))
-                for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
+                for i, message in enumerate(reversed(mine[-3:])):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
                                     half, -1 if seat == 0 else 1)
                     blocked.append(rect)
                     self._message_strip(surface, message, rect, seat)
             return
+        if person is not None:
+            live += self.computer_lines(session, context.t_for(person))
+        live = live[-3:]
+        if not live:
+            return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))
         y = board.bottom - h * len(live) - 2
         for message in live:
             rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, -1)
             blocked.append(rect)
-            self._message_strip(surface, message, rect, message.player)
+            self._message_strip(surface, message, rect, message.player if isinstance(message, Message) else person)
             y += h
 
-    def _message_strip(self, surface: pygame.Surface, message: Message, rect: pygame.Rect, reader: int | None) -> None:
-        """One message on a dark strip at ``rect``, in ``reader``'s language, facing them."""
+    def computer_lines(self, session: GameSession, t: Translator) -> list[str]:
+        """A practice match: the computer's moves since the person's last turn, in words, in one line
+        ("Computer (Club) since your last turn: drew 2 tiles, played [1|6]"), and that it is thinking."""
+        computer = self.context.controller.computer
+        if computer is None or session.match.round == 0:
+            return []
+        name = t(computer_name(computer.level))
+        lines = []
+        did = recap_text(t, name, session.recap.for_player(computer.person))
+        if did:
+            lines.append(did)
+        if computer.thinking(session.match):
+            lines.append(t._("{name} is thinking…", name=name))
+        return lines
+
+    def _message_strip(self, surface: pygame.Surface, message: Message | str, rect: pygame.Rect,
+                       reader: int | None) -> None:
+        """One message (or a line already in words, for ``reader``) on a dark strip at ``rect``, in
+        ``reader``'s language, facing them."""
         context = self.context
         h = rect.height
         local = pygame.Surface(rect.size, pygame.SRCALPHA)
         turned = context.facing(reader)
-        layout.frame(local, rect, turned, message.player)
+        layout.frame(local, rect, turned, message.player if isinstance(message, Message) else reader)
         layout.board_item(surface, rect, "bar")
         pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
-        text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6, _colour(message),
-             role="score" if message.kind == "score" else "message")
+        if isinstance(message, str):
+            text(local, message, local.get_rect().inflate(-12, -4), h - 6, theme.TEXT, role="computer")
+        else:
+            text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6,
+                 _colour(message), role="score" if message.kind == "score" else "message")
         if turned:
             local = pygame.transform.rotate(local, 180)
         surface.blit(local, rect)

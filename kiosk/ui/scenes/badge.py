@@ -1,0 +1,51 @@
+"""The last placement's "+points" badge in table orientation: the number twice on one badge, once
+upright for Player 1's edge and once turned for Player 2's, so the score reads from both sides."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine import Layout
+from kiosk.ui import layout, theme
+from kiosk.ui.board.geometry import layout_board
+from kiosk.ui.board.render import BADGE_TEXT, LAST_OUTLINE, SHADOW, last_placed
+
+
+def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layout, score: int) -> pygame.Rect | None:
+    """The badge for ``score`` on the corner of the tile placed last (as the board in ``area`` lays it
+    out), where it hides the fewest other tiles; returns its rectangle (None: nothing to mark)."""
+    geometry = layout_board(board, (area.x, area.y, area.width, area.height))
+    placed = last_placed(geometry)
+    if placed is None or score <= 0:
+        return None
+    box = pygame.Rect(placed.rect)
+    short = min(box.w, box.h)
+    value = f"+{score}"
+    px = max(theme.MIN_READABLE, round(short * 0.6))
+    image = theme.render(value, px, BADGE_TEXT, bold=True)
+    ink = image.get_bounding_rect()
+    half = ink.h + 4
+    badge = pygame.Rect(0, 0, ink.w + max(8, short // 3), 2 * half + 2)
+    others = [pygame.Rect(t.rect) for t in geometry.tiles if t is not placed]
+    best: pygame.Rect | None = None
+    best_cover = 0
+    for corner in (box.topright, box.bottomright, box.topleft, box.bottomleft):
+        spot = badge.copy()
+        spot.center = corner
+        spot.clamp_ip(area)
+        cover = sum(spot.clip(r).w * spot.clip(r).h for r in others)
+        if best is None or cover < best_cover:
+            best, best_cover = spot, cover
+    assert best is not None
+    pygame.draw.rect(surface, LAST_OUTLINE, best, border_radius=best.w // 4)
+    pygame.draw.rect(surface, SHADOW, best, width=1, border_radius=best.w // 4)
+    for seat, rect in ((0, pygame.Rect(best.x, best.centery, best.w, best.h - best.h // 2)),
+                       (1, pygame.Rect(best.x, best.y, best.w, best.h // 2))):
+        local = pygame.Surface(rect.size, pygame.SRCALPHA)
+        layout.frame(local, rect, seat == 1)
+        centre = local.get_rect().center
+        where = image.get_rect(topleft=(centre[0] - ink.centerx, centre[1] - ink.centery))  # the ink in the middle
+        layout.text(local, where, px, BADGE_TEXT, value, role="score", seat=None, image=image)
+        local.blit(image, where)
+        surface.blit(pygame.transform.rotate(local, 180) if seat == 1 else local, rect)
+    return best

@@ -133,7 +133,7 @@ def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score:
     if score <= 0:
         return None
     image = theme.render(f"+{score}", max(theme.MIN_READABLE, round(short * 0.75)), BADGE_TEXT, bold=True)
-    badge = _badge_place(geometry, placed, image.get_rect().inflate(max(8, short // 3), 2))
+    badge = badge_place(geometry, placed, image.get_rect().inflate(max(8, short // 3), 2))
     pygame.draw.rect(surface, LAST_OUTLINE, badge, border_radius=badge.h // 2)
     pygame.draw.rect(surface, SHADOW, badge, width=1, border_radius=badge.h // 2)
     surface.blit(image, image.get_rect(center=badge.center))
@@ -141,7 +141,7 @@ def draw_last_placement(surface: pygame.Surface, geometry: BoardGeometry, score:
     return badge
 
 
-def _badge_place(geometry: BoardGeometry, placed: PlacedTile, badge: pygame.Rect) -> pygame.Rect:
+def badge_place(geometry: BoardGeometry, placed: PlacedTile, badge: pygame.Rect) -> pygame.Rect:
     """``badge`` moved onto the corner of ``placed`` where it hides the least (targets count thrice)."""
     box = pygame.Rect(placed.rect)
     area = pygame.Rect(geometry.area)

@@ -8,7 +8,7 @@ import pygame
 from engine import Layout
 from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import layout_board
-from kiosk.ui.board.render import BADGE_TEXT, LAST_OUTLINE, SHADOW, last_placed
+from kiosk.ui.board.render import BADGE_TEXT, LAST_OUTLINE, SHADOW, badge_place, last_placed
 
 
 def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layout, score: int) -> pygame.Rect | None:
@@ -26,17 +26,8 @@ def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layo
     ink = image.get_bounding_rect()
     half = ink.h + 4
     badge = pygame.Rect(0, 0, ink.w + max(8, short // 3), 2 * half + 2)
-    others = [pygame.Rect(t.rect) for t in geometry.tiles if t is not placed]
-    best: pygame.Rect | None = None
-    best_cover = 0
-    for corner in (box.topright, box.bottomright, box.topleft, box.bottomleft):
-        spot = badge.copy()
-        spot.center = corner
-        spot.clamp_ip(area)
-        cover = sum(spot.clip(r).w * spot.clip(r).h for r in others)
-        if best is None or cover < best_cover:
-            best, best_cover = spot, cover
-    assert best is not None
+    best = badge_place(geometry, placed, badge)  # where the upright badge would go: clear of the lit points
+    best.clamp_ip(area)
     pygame.draw.rect(surface, LAST_OUTLINE, best, border_radius=best.w // 4)
     pygame.draw.rect(surface, SHADOW, best, width=1, border_radius=best.w // 4)
     for seat, rect in ((0, pygame.Rect(best.x, best.centery, best.w, best.h - best.h // 2)),
@@ -45,7 +36,7 @@ def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layo
         layout.frame(local, rect, seat == 1)
         centre = local.get_rect().center
         where = image.get_rect(topleft=(centre[0] - ink.centerx, centre[1] - ink.centery))  # the ink in the middle
-        layout.text(local, where, px, BADGE_TEXT, value, role="score", seat=None, image=image)
         local.blit(image, where)
         surface.blit(pygame.transform.rotate(local, 180) if seat == 1 else local, rect)
+    layout.board_item(surface, best, "badge")  # as the upright badge (render.draw_last_placement): part of the board
     return best

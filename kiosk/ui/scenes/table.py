@@ -408,8 +408,9 @@ class TableScene(Scene):
                     [message for message in live if isinstance(message, Message) and message.player in (None, seat)]
                 if seat == person:  # what the computer is doing and did, on the person's half
                     mine += self.computer_lines(session, context.t_for(seat))
-                h = max(30, min(40, half.height // 4))
-                for i, message in enumerate(reversed(mine[-3:])):  # at the player's edge of the board, the newest nearest
+                mine = mine[-3:]
+                h = max(30, min(40, half.height // 4)) if len(mine) < 3 else max(26, min(32, half.height // 5))
+                for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
                                     half, -1 if seat == 0 else 1)
@@ -418,7 +419,7 @@ class TableScene(Scene):
             return
         if person is not None:
             live += self.computer_lines(session, context.t_for(person))
-        live = live[-3:]
+        live = live[-2:]  # two strips below the board (three covered its tiles)
         if not live:
             return
         h = max(20, min(board.height // 9, (board.height - int(board.height * 0.74) - 6) // 2 if above else board.height))

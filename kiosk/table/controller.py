@@ -45,7 +45,7 @@ from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # 
 from kiosk.table.owner_screens import OwnerDesk
 from kiosk.table.players import PlayerDesk
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
-from kiosk.table.presses import PressTiming
+from kiosk.table.presses import PressTiming, Tap
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
@@ -236,6 +236,11 @@ class Controller:
         mean now (it was meant for an earlier screen, or an earlier input of the same frame changed
         the meaning and no frame has shown it yet)."""
         return self.presses.stale(self.meaning(), arrival_ns)
+
+    def tap_ignored(self, tap: Tap, near: int) -> bool:
+        """Whether a tap means nothing: a repeat within ``REPEAT_NS`` on the same spot (``near`` pixels)
+        across a screen change, or meant for an earlier screen (``presses``: the rule of the buttons)."""
+        return self.presses.tap_repeat(tap, near) or self.stale(tap.arrival_ns)
 
     def press(self, item: InputEvent) -> None:
         """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier

@@ -57,6 +57,9 @@ MAX_SLEEP_NS = 1000 * 1_000_000
 BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 LOW_BANK_NS = 20 * NS_PER_S
+ON_TO_ACT = (do.StepBid, do.MaxBid, do.PlaceBid, do.Accept, do.Decline, do.TapTile, do.TapPoint, do.DrawTile,
+             do.Reveal, do.ConfirmAllIn)
+"""The match's taps that act for whoever is to act."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,7 @@ class Controller:
         """What an input means now: the screen and its overlays, the match's phase and who is to act."""
         ui = self.ui
         s = self.session
-        match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round)
+        match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round, s.all_in)
         owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None)
         return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), owner, match)
 
@@ -248,8 +251,8 @@ class Controller:
         if self.presses.repeat(item) or self.stale(item.arrival_ns):
             return
         o = self.ui.owner
-        if o.keypad is not None or o.confirm_stop:  # the owner has the screen: the buttons wait
-            return
+        if (o.keypad is not None or o.confirm_stop) and not self.owner.match_in_progress():
+            return  # the owner has the screen: the buttons wait (beside a match in progress they play on)
         arrival = self.arrival(item.arrival_ns)
         if item.button is Button.HELP:
             if self.ui.help_open:
@@ -342,12 +345,24 @@ class Controller:
         s = self.session
         if s is None:
             return False
+        if self.computers_own(intent, s):
+            return False
         if isinstance(intent, do.Start):
             self.enter_match()
         if isinstance(intent, do.Hint):
             c = self._computer()
             return c is not None and intent.player == c.person and c.ask_hint(s.match, self.arrival(now))
         return match_intent(s, self.ui, intent, self.arrival(now))
+
+    def computers_own(self, intent: do.Intent, s: GameSession) -> bool:
+        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or one that
+        acts for the player to act while that is the computer): no tap makes it."""
+        c = self.computer
+        if c is None:
+            return False
+        if getattr(intent, "player", None) == c.seat:
+            return True
+        return s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
 
     # -- admin exit --------------------------------------------------------------------------
 

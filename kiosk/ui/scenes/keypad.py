@@ -121,13 +121,15 @@ class StopConfirm(Scene):
 
 def beside_half(context: Context) -> pygame.Rect | None:
     """Over a match in progress: the half of the table the owner's screens take (the player's who is
-    not to act; Player 1's, the owner's corner's, when nobody is); None: the whole screen."""
+    not to act; Player 1's, the owner's corner's, when nobody is), beside the sidebar and clear of the
+    owner's corner; None: the whole screen."""
     controller = context.controller
     if not controller.owner.match_in_progress() or controller.session is None:
         return None
     w, h = context.size
+    x = context.regions.sidebar.right  # beside the sidebar: its round, end count and Rules face both players
     to_act = controller.session.match.to_act
-    return pygame.Rect(0, 0, w, h // 2) if to_act == 0 else pygame.Rect(0, h // 2, w, h - h // 2)
+    return pygame.Rect(x, 0, w - x, h // 2) if to_act == 0 else pygame.Rect(x, h // 2, w - x, h - h // 2)
 
 
 class _Half:
@@ -137,6 +139,8 @@ class _Half:
         self.rect = rect
         self.surface = pygame.Surface(rect.size)
         self.surface.fill(theme.BACKGROUND)
+        if layout.RECORDER is not None:  # what it covers is not read
+            layout.RECORDER.cover(rect)
         layout.frame(self.surface, rect, False)
         self.spots: list[Hotspot] = [Hotspot(self.surface.get_rect(), Noop())]  # nothing beneath it is tapped
 
@@ -188,9 +192,9 @@ class KeypadBeside(Scene):
         locked = owner.locked_seconds(now)
         note = t.n_("Too many wrong PINs: try again in {n} second", "Too many wrong PINs: try again in {n} seconds",
                     locked) if locked else t(o.error) if o.error else clock_line(context, t)
-        text_or_wrap(card.surface, note, pygame.Rect(w // 2, pad, w // 2 - pad, line_h), line_h,
+        text_or_wrap(card.surface, note, pygame.Rect(pad, pad + line_h + gap, w - 2 * pad, line_h), line_h,
                      theme.DANGER_TEXT)
-        field = pygame.Rect(w // 2 - w // 6, pad + line_h + gap, w // 3, line_h + 4)
+        field = pygame.Rect(w // 2 + pad, pad, w // 2 - 2 * pad, line_h)
         pygame.draw.rect(card.surface, theme.PANEL, field, border_radius=6)
         pygame.draw.rect(card.surface, theme.ACCENT, field, width=2, border_radius=6)
         radius = max(4, field.height // 6)
@@ -198,7 +202,7 @@ class KeypadBeside(Scene):
         for _ in o.digits:
             pygame.draw.circle(card.surface, theme.TEXT, (x, field.centery), radius)
             x += 3 * radius
-        top = field.bottom + gap
+        top = pad + 2 * (line_h + gap)
         key_h = max(48, (h - top - pad - gap) // 2)
         unit = (w - 2 * pad - 8 * gap) // 9
         ready = bool(o.digits) and not locked
@@ -232,10 +236,12 @@ class StopBeside(Scene):
         w, h = half.size
         pad = max(8, w // 40)
         bh = max(48, h // 4)
-        box = pygame.Rect(pad, pad, w - 2 * pad, h - 3 * pad - bh)
-        paragraph(card.surface, t._("Stop the kiosk? The match in progress ends without a result.") + " "
-                  + clock_line(context, t), box, max(theme.MIN_READABLE, h // 8), theme.TEXT,
-                  min_size=theme.MIN_READABLE)
+        line_h = max(theme.MIN_READABLE + 4, h // 9)
+        box = pygame.Rect(pad, pad, w - 2 * pad, h - 4 * pad - bh - line_h)
+        paragraph(card.surface, t._("Stop the kiosk? The match in progress ends without a result."), box,
+                  max(theme.MIN_READABLE, h // 8), theme.TEXT, min_size=theme.MIN_READABLE)
+        text_or_wrap(card.surface, clock_line(context, t), pygame.Rect(pad, box.bottom + pad, w - 2 * pad, line_h),
+                     line_h, theme.DANGER_TEXT)
         bw = int(w * 0.3)
         y = h - pad - bh
         card.button(pygame.Rect(w // 2 - bw - pad // 2, y, bw, bh), t._("Yes, stop"), ConfirmStop(), primary=True)

@@ -16,7 +16,7 @@ import pygame
 import pytest
 from kiosk_support import draw_recorded, spot_for, tap
 
-from engine import ALL_TILES, NS_PER_S, Deal, EndReason, Match, MatchConfig, Phase, Start, Tile
+from engine import ALL_TILES, NS_PER_S, Deal, Draw, EndReason, Match, MatchConfig, Phase, Play, Start, Tile
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.devtools import double_taps
@@ -145,11 +145,13 @@ def test_accept_draws_when_drawing_is_the_only_move() -> None:
         clock.advance(1)
         tap(app, do.TapTile(0, Tile(6, 6)))  # the opening tile, placed by the first tap
         m = app.session.match
-        assert m.to_act == 1 and app.session.only_draw() and m.boneyard_count == 14
-        assert app.controller.panel_state(clock.now()).players[1].active == {do_button("ACCEPT")}
+        assert m.to_act == 1 and m.boneyard_count == 14
+        assert any(isinstance(a, Draw) for a in m.legal_actions()) and not any(
+            isinstance(a, Play) for a in m.legal_actions())
         clock.advance(1)
         press(app, 1, "accept")
         assert m.boneyard_count == 13 and m.to_act == 1
+        assert app.controller.panel_state(clock.now()).players[1].active == {do_button("ACCEPT")}  # lit: it draws
     finally:
         app.close()
 

@@ -27,6 +27,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.table.controller import Controller, Surroundings
 from kiosk.table.intents import Intent, OpenHelp, StepSetting
+from kiosk.table.presses import Tap
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
 from kiosk.timesource import Clock, MonotonicClock
@@ -35,6 +36,8 @@ from kiosk.ui.stage import Stage
 from kiosk.ui.widgets import Hotspot
 
 DEFAULT_WINDOW = (1280, 800)
+TAP_NEAR_SHARE = 12
+"""Two taps closer than the screen's height / this (40 px at 480) are on the same spot (the repeat rule)."""
 
 
 class App:
@@ -257,16 +260,18 @@ class App:
         if self.stage.regions.admin_area.collidepoint(pos):  # held: the owner's PIN (kept clear of every control)
             self.controller.hold(source, now)
         spot = self.stage.hit(pos)
-        if spot is None:
-            return None
-        intent = spot.intent
+        intent = None if spot is None else spot.intent
         if isinstance(intent, OpenHelp) and intent.player is None and self.stage.regions.turned[1]:
             intent = OpenHelp(1 if pos[1] < self.screen.get_height() // 2 else 0)  # it faces the half tapped
         if isinstance(intent, StepSetting):
             self.controller.hold_stepper(source, intent, now)  # held, it repeats
+        kind, rect = (None, None) if spot is None else (type(spot.intent), tuple(spot.rect))
+        taken = Tap(pos, now, kind, rect, self.controller.presses.shown_count)  # type: ignore[arg-type]
+        near = max(24, self.screen.get_height() // TAP_NEAR_SHARE)
 
-        def tap() -> None:
-            self.stage.handle(intent, now)  # only a scene on screen now that offers it takes it
+        def tap() -> None:  # a repeat, or a tap meant for the screen before, means nothing (as a button)
+            if not self.controller.tap_ignored(taken, near) and intent is not None:
+                self.stage.handle(intent, now)  # only a scene on screen now that offers it takes it
 
         return tap
 

@@ -45,7 +45,7 @@ from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # 
 from kiosk.table.owner_screens import OwnerDesk
 from kiosk.table.players import PlayerDesk
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
-from kiosk.table.presses import PressTiming
+from kiosk.table.presses import PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
@@ -58,6 +58,9 @@ MAX_SLEEP_NS = 1000 * 1_000_000
 BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 LOW_BANK_NS = 20 * NS_PER_S
+ON_TO_ACT = (do.StepBid, do.MaxBid, do.PlaceBid, do.Accept, do.Decline, do.TapTile, do.TapPoint, do.DrawTile,
+             do.Reveal, do.ConfirmAllIn)
+"""The match's taps that act for whoever is to act."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +229,7 @@ class Controller:
         """What an input means now: the screen and its overlays, the match's phase and who is to act."""
         ui = self.ui
         s = self.session
-        match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round)
+        match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round, s.all_in)
         owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None)
         return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), owner, match)
 
@@ -240,14 +243,19 @@ class Controller:
         the meaning and no frame has shown it yet)."""
         return self.presses.stale(self.meaning(), arrival_ns)
 
+    def tap_ignored(self, tap: Tap, near: int) -> bool:
+        """Whether a tap means nothing: a repeat within ``REPEAT_NS`` on the same spot (``near`` pixels)
+        across a screen change, or meant for an earlier screen (``presses``: the rule of the buttons)."""
+        return self.presses.tap_repeat(tap, near) or self.stale(tap.arrival_ns)
+
     def press(self, item: InputEvent) -> None:
         """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier
         screen, or a repeat right after a screen change, means nothing."""
         if self.presses.repeat(item) or self.stale(item.arrival_ns):
             return
         o = self.ui.owner
-        if o.keypad is not None or o.confirm_stop:  # the owner has the screen: the buttons wait
-            return
+        if (o.keypad is not None or o.confirm_stop) and not self.owner.match_in_progress():
+            return  # the owner has the screen: the buttons wait (beside a match in progress they play on)
         arrival = self.arrival(item.arrival_ns)
         if item.button is Button.HELP:
             if self.ui.help_open:
@@ -342,12 +350,24 @@ class Controller:
         s = self.session
         if s is None:
             return False
+        if self.computers_own(intent, s):
+            return False
         if isinstance(intent, do.Start):
             self.enter_match()
         if isinstance(intent, do.Hint):
             c = self._computer()
             return c is not None and intent.player == c.person and c.ask_hint(s.match, self.arrival(now))
         return match_intent(s, self.ui, intent, self.arrival(now))
+
+    def computers_own(self, intent: do.Intent, s: GameSession) -> bool:
+        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or one that
+        acts for the player to act while that is the computer): no tap makes it."""
+        c = self.computer
+        if c is None:
+            return False
+        if getattr(intent, "player", None) == c.seat:
+            return True
+        return s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
 
     # -- admin exit --------------------------------------------------------------------------
 

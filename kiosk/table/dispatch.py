@@ -81,6 +81,10 @@ def match_intent(s: GameSession, ui: UiState, intent: do.Intent, arrival: int) -
             s.bid_most()
         case do.PlaceBid():
             s.submit_bid(arrival)
+        case do.ConfirmAllIn():
+            s.confirm_all_in(arrival)
+        case do.CancelAllIn():
+            s.cancel_all_in()
         case do.Resign(player):
             ui.confirm_resign.add(player)
         case do.CancelResign(player):

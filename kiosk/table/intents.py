@@ -400,3 +400,25 @@ class Hint(Intent):
     """``player`` asks what the computer's strongest level would play (practice matches only)."""
 
     player: int
+
+
+# -- a bid that takes the whole balance (the auction card asks first) --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmAllIn(Intent):
+    """Yes, ``player`` bids although, accepted, the bid takes their whole balance and loses the match."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelAllIn(Intent):
+    """No, ``player`` bids less."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PinStopMatch(Intent):
+    """The keypad over a match in progress: with the right PIN, stop the match unrated (the kiosk stays)."""

@@ -121,6 +121,8 @@ class OwnerDesk:
                 o.keypad, o.digits, o.error = None, "", ""
             case do.PinOk():
                 self.check(now)
+            case do.PinStopMatch():
+                self.check(now, stop_match=True)
             case do.ConfirmStop():
                 self.stop(now)
             case do.CancelStop():
@@ -140,8 +142,10 @@ class OwnerDesk:
                 return False
         return True
 
-    def check(self, now: int) -> None:
-        """The keypad's OK: the right PIN does what the keypad was opened for; a wrong one counts."""
+    def check(self, now: int, stop_match: bool = False) -> None:
+        """The keypad's OK: the right PIN does what the keypad was opened for; a wrong one counts.
+        ``stop_match`` (Stop the match, over a match in progress): the right PIN stops the match
+        unrated, "stopped by the owner", and the kiosk stays."""
         o = self.state
         pin = self.pin.pin
         if o.keypad is None or pin is None or self.locked_seconds(now) > 0 or not o.digits:
@@ -156,7 +160,10 @@ class OwnerDesk:
         o.rounds, o.wrong, o.error, o.locked_until_ns = 0, 0, "", None
         self.lock_file.save(PinLock())
         purpose, o.keypad = o.keypad, None
-        if purpose == "settings":
+        s = self.controller.session
+        if stop_match and s is not None and self.match_in_progress():
+            s.abort(T(STOPPED_BY_OWNER), now)
+        elif purpose == "settings":
             o.editing = dict(self.saved)
             o.notice = ""
         elif self.match_in_progress():

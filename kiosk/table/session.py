@@ -44,6 +44,7 @@ from engine import (
     TransferReason,
     shuffle_deal,
 )
+from engine.auction import max_affordable_bid
 from hardware.events import Button
 from hardware.state import PanelState, PlayerPanel
 from hardware.state import Phase as PanelPhase
@@ -102,6 +103,8 @@ class GameSession:
         self.messages: list[Message] = []
         self.selected: Tile | None = None
         self.bid_draft: int = 0
+        self.all_in: int | None = None
+        """A bid that would take the whole balance of the player to act, waiting for their Yes or No."""
         self.events: list[Event] = []
         """Everything the engine reported, in order (the screen animates from it)."""
         self.version = 0
@@ -158,6 +161,7 @@ class GameSession:
             self.say(refusal_text(refusal), arrival_ns, who, "refused")
             return False
         self.selected = None
+        self.all_in = None
         self._noted(action, events)
         self._record(events, arrival_ns)
         self._pass_if_required(arrival_ns)
@@ -191,8 +195,13 @@ class GameSession:
         if phase is Phase.AUCTION:
             auction = m.auction()
             assert auction is not None
-            if button is Button.RAISE:
-                return self.command(Bid(player, auction.min_bid), arrival_ns)
+            if self.all_in is not None and player == m.to_act:  # the screen asks first: answered there
+                self.say(T("Tap Yes or No on the screen."), arrival_ns, player, "refused")
+                return False
+            if button is Button.RAISE:  # the bid the screen shows, as its Bid button would
+                if player != m.to_act:
+                    return self.command(Bid(player, auction.min_bid), arrival_ns)  # refused: says why
+                return self.submit_bid(arrival_ns)
             if button is Button.DECLINE:
                 return self.command(Decline(player), arrival_ns)
             if auction.bid is None and player == m.to_act:
@@ -200,6 +209,8 @@ class GameSession:
                          "refused")
                 return False
             return self.command(Accept(player), arrival_ns)
+        if phase is Phase.PLAY and button is Button.ACCEPT and player == m.to_act and self.only_draw():
+            return self.draw(arrival_ns)  # drawing is the only move: ACCEPT draws, as the Draw button
         if phase is Phase.PLAY:
             self.say(T("Tiles are played on the screen."), arrival_ns, player)
         elif phase is Phase.MATCH_OVER:
@@ -255,6 +266,11 @@ class GameSession:
         """Tiles of the acting player that can be played now."""
         return {a.tile for a in self.match.legal_actions() if isinstance(a, Play)}
 
+    def only_draw(self) -> bool:
+        """In play: whether drawing is the only move of the player to act (nothing in hand fits)."""
+        legal = self.match.legal_actions() if self.match.phase is Phase.PLAY else []
+        return any(isinstance(a, Draw) for a in legal) and not any(isinstance(a, Play) for a in legal)
+
     def draw(self, arrival_ns: int) -> bool:
         """The acting player tapped the boneyard."""
         player = self.match.to_act
@@ -266,6 +282,26 @@ class GameSession:
         """``player`` resigns (after the screen's confirmation)."""
         return self.command(Resign(player), arrival_ns)
 
+    def shown_bid(self) -> int:
+        """The bid the screen shows for the player to act (the Bid button's; RAISE bids it too): the
+        stepper's amount, or the minimum bid while the stepper holds none allowed now."""
+        auction = self.match.auction()
+        player = self.match.to_act
+        if auction is None or player is None:
+            return self.bid_draft
+        top = max(auction.max_bid[player], auction.min_bid)
+        return self.bid_draft if auction.min_bid <= self.bid_draft <= top else auction.min_bid
+
+    def safe_top(self) -> int | None:
+        """The largest bid the player to act can pay and stay in the match if it is accepted (None:
+        every bid they can afford would take their whole balance)."""
+        auction = self.match.auction()
+        player = self.match.to_act
+        if auction is None or player is None:
+            return None
+        top = max_affordable_bid(self.match.balances[player] - 1, player, auction.jockey)
+        return top if top >= auction.min_bid else None
+
     def step_bid(self, steps: int) -> None:
         """Move the on-screen bid stepper by ``steps`` multiples of 5 within what is allowed."""
         auction = self.match.auction()
@@ -273,25 +309,50 @@ class GameSession:
         if auction is None or player is None:
             return
         top = max(auction.max_bid[player], auction.min_bid)
-        self.bid_draft = min(max(self.bid_draft + 5 * steps, auction.min_bid), top)
+        self.bid_draft = min(max(self.shown_bid() + 5 * steps, auction.min_bid), top)
+        self.all_in = None
         self.version += 1
 
     def bid_most(self) -> None:
-        """Set the stepper to the largest bid the player to act can pay ("All I can afford"; paying the
-        whole balance is allowed and loses at once, RULES.md §6: the screen says so)."""
-        auction = self.match.auction()
-        player = self.match.to_act
-        if auction is None or player is None or auction.max_bid[player] < auction.min_bid:
+        """Set the stepper to the largest bid the player to act can pay and stay in the match ("All I
+        can afford"; a bid that takes the whole balance, legal and lost at once by RULES.md §6, is
+        reached with +5 and asks for its own confirmation)."""
+        top = self.safe_top()
+        if top is None:
             return
-        self.bid_draft = auction.max_bid[player]
+        self.bid_draft, self.all_in = top, None
         self.version += 1
 
     def submit_bid(self, arrival_ns: int) -> bool:
-        """Bid the stepper's amount for the player to act."""
-        player = self.match.to_act
+        """Bid the amount the screen shows for the player to act; a bid that would take their whole
+        balance if accepted is not placed but asked about first (``all_in``)."""
+        m = self.match
+        auction = m.auction()
+        player = m.to_act
         if player is None:
             return False
-        return self.command(Bid(player, self.bid_draft), arrival_ns)
+        amount = self.shown_bid()
+        if auction is not None and auction.min_bid <= amount <= auction.max_bid[player] \
+                and auction.cost(player, amount) >= m.balances[player]:
+            self.all_in = amount
+            self.version += 1
+            return False
+        return self.command(Bid(player, amount), arrival_ns)
+
+    def confirm_all_in(self, arrival_ns: int) -> bool:
+        """Yes: place the bid that takes the whole balance if accepted."""
+        player, amount = self.match.to_act, self.all_in
+        if player is None or amount is None:
+            return False
+        self.all_in = None
+        self.version += 1
+        return self.command(Bid(player, amount), arrival_ns)
+
+    def cancel_all_in(self) -> None:
+        """No: back to the auction card, the stepper one step below the all-in."""
+        if self.all_in is not None:
+            self.bid_draft, self.all_in = self.safe_top() or self.bid_draft, None
+            self.version += 1
 
     # -- hardware display ------------------------------------------------------------
 
@@ -312,6 +373,8 @@ class GameSession:
             if auction.max_bid[p] >= auction.min_bid:
                 lit.add(Button.RAISE)
             active[p] = frozenset(lit)
+        elif phase is Phase.PLAY and m.to_act is not None and self.only_draw():
+            active[m.to_act] = frozenset({Button.ACCEPT})  # ACCEPT draws
         players = tuple(
             PlayerPanel(
                 active=active[p],

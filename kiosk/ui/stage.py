@@ -28,7 +28,7 @@ from kiosk.ui.scenes.help import Help
 from kiosk.ui.scenes.history import History
 from kiosk.ui.scenes.home import Home
 from kiosk.ui.scenes.keyboard import Keyboard
-from kiosk.ui.scenes.keypad import Keypad, StopConfirm
+from kiosk.ui.scenes.keypad import Keypad, KeypadBeside, StopBeside, StopConfirm
 from kiosk.ui.scenes.leaderboard import Leaderboard
 from kiosk.ui.scenes.match_over import MatchOver
 from kiosk.ui.scenes.picker import Picker
@@ -57,6 +57,8 @@ class Stage:
         self.settings_edit = SettingsEditor(context)
         self.keypad = Keypad(context)
         self.stop_confirm = StopConfirm(context)
+        self.beside = (KeypadBeside(context), StopBeside(context))
+        """The same over a match in progress: on the half of the player not to act."""
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
             Screen.PRACTICE: Practice(context),
@@ -113,10 +115,11 @@ class Stage:
             scenes.append(self.flight)
         if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
-        if ui.owner.confirm_stop:  # the owner's, over everything
-            scenes.append(self.stop_confirm)
+        beside = ui.owner.keypad == "exit" and self.controller.owner.match_in_progress()  # not over the acting side
+        if ui.owner.confirm_stop:  # the owner's, over everything (over a match in progress: beside it)
+            scenes.append(self.beside[1] if self.controller.owner.match_in_progress() else self.stop_confirm)
         elif ui.owner.keypad is not None:
-            scenes.append(self.keypad)
+            scenes.append(self.beside[0] if beside else self.keypad)
         return scenes
 
     def handle(self, intent: Intent, now: int) -> bool:
@@ -142,6 +145,8 @@ class Stage:
                 layout.RECORDER.cover(scene.rect)
             hotspots += scene.draw(surface, now)
             clocks += scene.clocks()
+            if isinstance(scene, Help):  # a clock under the help is not repainted over it
+                clocks = [c for c in clocks if not c.rect.colliderect(scene.rect)]
         self.hotspots, self.clocks = hotspots, clocks
         return hotspots
 

@@ -233,15 +233,24 @@ def test_quick_bids_plus_25_and_all_i_can_afford() -> None:
     assert s.bid_draft == 40
     c.handle(do.MaxBid(), clock.now())
     most = max(a.amount for a in s.match.legal_actions() if isinstance(a, Bid))
-    assert s.bid_draft == most == 60  # the whole balance: legal (and it loses at once if accepted)
+    assert most == 60 and s.bid_draft == 55  # the most that keeps the player in the match, not the whole balance
     c.handle(do.StepBid(5), clock.now())
-    assert s.bid_draft == most  # never past it
+    assert s.bid_draft == most  # +5 reaches the whole balance, and never past it
+    c.handle(do.StepBid(5), clock.now())
+    assert s.bid_draft == most
     clock.advance(1)
+    c.handle(do.PlaceBid(1), clock.now())  # the whole balance: asked first, not placed
+    assert s.all_in == most and s.match.auction().bid is None and s.match.to_act == 1
+    c.handle(do.CancelAllIn(1), clock.now())  # No: back to the most that keeps the player in
+    assert s.all_in is None and s.bid_draft == 55 and s.match.auction().bid is None
+    c.handle(do.StepBid(1), clock.now())
     c.handle(do.PlaceBid(1), clock.now())
+    c.handle(do.ConfirmAllIn(1), clock.now())  # Yes: placed
     assert not [x.text for x in s.messages if x.kind == "refused"]
-    assert s.match.auction().bid == most and s.match.to_act == 0
+    assert s.match.auction().bid == most and s.match.to_act == 0 and s.all_in is None
     c.handle(do.MaxBid(), clock.now())  # the jockey: 15 of credit on their own bid
-    assert s.bid_draft == max(a.amount for a in s.match.legal_actions() if isinstance(a, Bid)) == 75
+    assert max(a.amount for a in s.match.legal_actions() if isinstance(a, Bid)) == 75
+    assert s.bid_draft == 70  # costs 55 of their 60
 
 
 def test_the_delay_display_is_explained_once_when_the_first_clock_runs() -> None:

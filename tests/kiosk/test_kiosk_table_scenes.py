@@ -83,16 +83,19 @@ def test_quick_bids_by_tap_and_every_auction_button_is_48_px(orientation: str) -
     try:
         tap(app, do.NewMatch())
         app.session.adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
+        app.step(wait=False)  # the frame that shows the match adopted
         tap(app, do.Start(0))
         s = app.session
         assert s.match.phase is Phase.AUCTION and s.match.to_act == 1
         tap(app, do.StepBid(5))  # +25
         assert s.bid_draft == 40
         tap(app, do.MaxBid())
+        assert s.bid_draft == 55  # the most that keeps the player in the match
+        tap(app, do.StepBid(1))  # +5: the whole balance
         assert s.bid_draft == max(a.amount for a in s.match.legal_actions() if isinstance(a, Bid)) == 60
         auction = (do.Decline, do.Accept, do.StepBid, do.MaxBid, do.PlaceBid)
         spots = [spot for spot in app.hotspots if isinstance(spot.intent, auction)]
-        assert len(spots) == 3  # Decline, Bid and -5: at the most, +5, +25 and All I can afford are off
+        assert len(spots) == 4  # Decline, Bid, -5 and All I can afford: at the most, +5 and +25 are off
         assert all(min(spot.rect.size) >= 48 for spot in spots)
         texts = [x.text for x in recorded(app, clock).texts]
         assert "Your bid of 60 would cost you 60 if accepted" in " ".join(texts)
@@ -100,7 +103,7 @@ def test_quick_bids_by_tap_and_every_auction_button_is_48_px(orientation: str) -
         assert all(x.px >= 16 for x in recorded(app, clock).texts if "bid" in x.text.lower())
         tap(app, do.StepBid(-1))
         assert {min(spot.rect.size) >= 48 for spot in app.hotspots if isinstance(spot.intent, auction)} == {True}
-        assert len([spot for spot in app.hotspots if isinstance(spot.intent, auction)]) == 6  # all but Accept
+        assert len([spot for spot in app.hotspots if isinstance(spot.intent, auction)]) == 5  # All I can afford: there
         tap(app, do.PlaceBid(1))
         assert s.match.auction().bid == 55 and s.match.to_act == 0
     finally:

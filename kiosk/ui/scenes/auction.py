@@ -8,7 +8,18 @@ import pygame
 
 from engine import AuctionView
 from kiosk.i18n import Translator
-from kiosk.table.intents import Accept, Decline, Intent, MaxBid, OpenHelp, PlaceBid, Resign, StepBid
+from kiosk.table.intents import (
+    Accept,
+    CancelAllIn,
+    ConfirmAllIn,
+    Decline,
+    Intent,
+    MaxBid,
+    OpenHelp,
+    PlaceBid,
+    Resign,
+    StepBid,
+)
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
 from kiosk.ui.scenes.fitted import IMPORTANT, MIN_TARGET, Card, CardButton, FlowLine, flow, row
@@ -54,7 +65,7 @@ def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, 
 class Auction(TableScene):
     """Bidding for the opening; the clock of the player to act runs."""
 
-    offers = (Decline, Accept, StepBid, MaxBid, PlaceBid, Resign, OpenHelp)
+    offers = (Decline, Accept, StepBid, MaxBid, PlaceBid, ConfirmAllIn, CancelAllIn, Resign, OpenHelp)
     board_shown = False
     messages_above = True
 
@@ -68,14 +79,17 @@ class Auction(TableScene):
         if computer is not None and computer.seat == player:  # nobody reads the computer's card: the person's
             return  # half says that it is thinking
         t = context.t_for(player)
-        draft = session.bid_draft or auction.min_bid
+        draft = session.shown_bid()  # what RAISE bids too
         lines = auction_lines(t, auction, player, draft, m.balances[player])
         top = max(auction.max_bid[player], auction.min_bid)
-        can_bid = auction.max_bid[player] >= auction.min_bid
+        computer = context.controller.computer
+        theirs = computer is not None and computer.seat == player  # the computer's card takes no tap
+        can_bid = auction.max_bid[player] >= auction.min_bid and not theirs
+        safe = session.safe_top()
         first: tuple[str, Intent, bool] = (t._("Decline"), Decline(player), False) if auction.bid is None else \
             (t._("Accept {bid}", bid=auction.bid), Accept(player), True)
         steps = [("-5", StepBid(-1), draft > auction.min_bid), ("+5", StepBid(1), draft < top),
-                 ("+25", StepBid(5), draft < top), (t._("All I can afford"), MaxBid(), draft < top)]
+                 ("+25", StepBid(5), draft < top), (t._("All I can afford"), MaxBid(), safe is not None and draft != safe)]
         board = context.regions.board
         if self.table_mode:
             rect = self.halves()[player].inflate(-board.width // 40, 0)
@@ -90,6 +104,14 @@ class Auction(TableScene):
         card = Card(rect, context.facing(player), player)
         r = card.surface.get_rect()
         pad = max(6, r.height // 30)
+        if session.all_in is not None and not theirs:
+            self._all_in(card, t, player, session.all_in)
+            spots += card.finish(surface)
+            return
+        if theirs:  # its lines only: nothing on the computer's side takes a tap
+            flow(card.surface, lines, r.inflate(-4 * pad, -2 * pad), max(16, min(context.size[1] // 17, r.height // 4)))
+            spots += card.finish(surface)
+            return
         wide = self.table_mode and r.width > 3 * r.height  # text beside the buttons, not above them
         bh = max(MIN_TARGET, min((r.height - 3 * pad) // 2 if wide else r.height // 5, 72))
         if wide:
@@ -114,6 +136,25 @@ class Auction(TableScene):
             only.center = area.center
             card.button(CardButton(only, *first))
         spots += card.finish(surface)
+
+    def _all_in(self, card: Card, t: Translator, player: int, bid: int) -> None:
+        """The question before a bid that, accepted, takes the whole balance: in large type; "No" lit,
+        larger and on Bid's side, "Yes" plain at the other end."""
+        r = card.surface.get_rect()
+        pad = max(6, r.height // 30)
+        bh = max(MIN_TARGET, min(72, r.height // 3))
+        lines = [FlowLine(t._("Bid {bid}? Accepted, it takes all your points: you lose the match.", bid=bid),
+                          theme.DANGER_TEXT, heading=True, keep=3)]
+        if r.width > 3 * r.height:  # a half of the board: the question left, the answers right
+            text_box = pygame.Rect(r.x + 2 * pad, r.y + pad, r.width * 3 // 5 - 3 * pad, r.height - 2 * pad)
+            answers = row(text_box.right + 2 * pad, r.centery - bh // 2, r.right - text_box.right - 3 * pad, bh,
+                          (1.0, 1.4), 3 * pad)
+        else:
+            text_box = pygame.Rect(r.x + 2 * pad, r.y + pad, r.width - 4 * pad, r.height - 3 * pad - bh)
+            answers = row(r.x + pad, r.bottom - pad - bh, r.width - 2 * pad, bh, (1.0, 1.4), 3 * pad)
+        flow(card.surface, lines, text_box, max(22, min(r.height // 4, 40)))
+        card.button(CardButton(answers[0], t._("Yes, bid {bid}", bid=bid), ConfirmAllIn(player)))
+        card.button(CardButton(answers[1], t._("No, bid less"), CancelAllIn(player), True))
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

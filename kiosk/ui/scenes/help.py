@@ -1,5 +1,6 @@
 """The rules help as an overlay: over the whole home or settings screen, over the table's middle
-during a match (the players' panels and clocks stay on screen, the clocks keep running).
+during a match (the players' panels and clocks stay on screen, the clocks keep running); opened in
+table orientation by the player who is not to act, over that player's half of the table only.
 
 Drawn by ``kiosk.ui.help`` (pages, language tabs, worked layouts); it opens at its first page in the
 host language (``UiState.open_help``).
@@ -27,7 +28,25 @@ class Help(Scene):
     def __init__(self, context: Context, over_table: bool) -> None:
         super().__init__(context)
         w, h = context.size
-        self.rect = context.regions.middle if over_table else pygame.Rect(0, 0, w, h)
+        self.over_table = over_table
+        self.whole = context.regions.middle if over_table else pygame.Rect(0, 0, w, h)
+        self.halves = (pygame.Rect(0, h // 2, w, h - h // 2), pygame.Rect(0, 0, w, h // 2))
+        """Player 1's half of the table (the bottom, with their panel) and Player 2's (the top)."""
+
+    @property
+    def rect(self) -> pygame.Rect:
+        """Where the help is: over the table's middle, or in table orientation, opened by the player
+        who is not to act, over that player's own half only (the acting player's board, clock and
+        buttons stay theirs)."""
+        context = self.context
+        reader = context.ui.help_facing
+        session = context.controller.session
+        if not self.over_table or reader is None or session is None or context.orientation != "table":
+            return self.whole
+        m = session.match
+        if m.is_over or m.to_act is None or m.to_act == reader:
+            return self.whole
+        return self.halves[reader]
 
     @property
     def language(self) -> str:

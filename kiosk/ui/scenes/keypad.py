@@ -1,16 +1,31 @@
 """The owner's PIN keypad (digits 0-9, ← backspace, Cancel, OK; the digits shown as dots) and the
 "Stop the kiosk?" confirmation — full screen, facing the owner's area's side (Player 1's edge)
 (the settings' keypad upright). Without a PIN the keypad says how to set one; after too many wrong
-PINs it counts down its lock."""
+PINs it counts down its lock.
+
+Over a match in progress both lie on one half of the table only, the half of the player who is not
+to act (``KeypadBeside``, ``StopBeside``): the acting player's board, clock and buttons stay theirs;
+the keypad says whose clock runs and offers to stop the match unrated with the PIN."""
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.table.intents import CancelStop, ConfirmStop, PinBackspace, PinCancel, PinDigit, PinOk
-from kiosk.ui import theme
-from kiosk.ui.scenes.base import Layer, Scene
-from kiosk.ui.widgets import Hotspot, paragraph, text, text_or_wrap
+from kiosk.i18n import Translator
+from kiosk.table.intents import (
+    CancelStop,
+    ConfirmStop,
+    Intent,
+    Noop,
+    PinBackspace,
+    PinCancel,
+    PinDigit,
+    PinOk,
+    PinStopMatch,
+)
+from kiosk.ui import layout, theme
+from kiosk.ui.scenes.base import Context, Layer, Scene
+from kiosk.ui.widgets import Hotspot, draw_button, paragraph, text, text_or_wrap
 
 DIGIT_ROWS = ("123", "456", "789", " 0←")
 
@@ -102,3 +117,133 @@ class StopConfirm(Scene):
         layer.button(pygame.Rect(w // 2 - bw - pad // 2, y, bw, bh), t._("Yes, stop"), ConfirmStop(), primary=True)
         layer.button(pygame.Rect(w // 2 + pad // 2, y, bw, bh), t._("No"), CancelStop())
         return layer.finish(surface)
+
+
+def beside_half(context: Context) -> pygame.Rect | None:
+    """Over a match in progress: the half of the table the owner's screens take (the player's who is
+    not to act; Player 1's, the owner's corner's, when nobody is), beside the sidebar and clear of the
+    owner's corner; None: the whole screen."""
+    controller = context.controller
+    if not controller.owner.match_in_progress() or controller.session is None:
+        return None
+    w, h = context.size
+    x = context.regions.sidebar.right  # beside the sidebar: its round, end count and Rules face both players
+    to_act = controller.session.match.to_act
+    return pygame.Rect(x, 0, w - x, h // 2) if to_act == 0 else pygame.Rect(x, h // 2, w - x, h - h // 2)
+
+
+class _Half:
+    """A surface for one half of the table, drawn upright (facing the owner's corner's edge)."""
+
+    def __init__(self, rect: pygame.Rect) -> None:
+        self.rect = rect
+        self.surface = pygame.Surface(rect.size)
+        self.surface.fill(theme.BACKGROUND)
+        if layout.RECORDER is not None:  # what it covers is not read
+            layout.RECORDER.cover(rect)
+        layout.frame(self.surface, rect, False)
+        self.spots: list[Hotspot] = [Hotspot(self.surface.get_rect(), Noop())]  # nothing beneath it is tapped
+
+    def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
+               enabled: bool = True, size: int | None = None) -> None:
+        draw_button(self.surface, rect, label, primary=primary, enabled=enabled, size=size)
+        if enabled:
+            self.spots.append(Hotspot(rect, intent))
+
+    def finish(self, target: pygame.Surface) -> list[Hotspot]:
+        target.blit(self.surface, self.rect)
+        pygame.draw.rect(target, theme.ACCENT, self.rect, width=2)
+        return [Hotspot(spot.rect.move(self.rect.topleft), spot.intent) for spot in self.spots]
+
+
+def clock_line(context: Context, t: Translator) -> str:
+    """Whose clock runs under the owner's screens (empty: none)."""
+    session = context.controller.session
+    running = None if session is None else session.match.clock_running
+    if running is None:
+        return ""
+    return t._("The match goes on: Player {number}'s clock is running.", number=running + 1)
+
+
+class KeypadBeside(Scene):
+    """The PIN keypad over a match in progress: on the half of the player not to act, two rows of keys,
+    whose clock runs, and Stop the match (unrated, with the PIN) beside OK."""
+
+    offers = (Noop, PinDigit, PinBackspace, PinCancel, PinOk, PinStopMatch)
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        o = context.ui.owner
+        owner = context.controller.owner
+        half = beside_half(context) or surface.get_rect()
+        t = context.t_for(o.facing)
+        card = _Half(half)
+        w, h = half.size
+        pad, gap = max(6, w // 80), max(4, h // 40)
+        line_h = max(theme.MIN_READABLE + 4, h // 9)
+        text(card.surface, t._("Owner PIN: stop the kiosk"), pygame.Rect(pad, pad, w // 2 - pad, line_h), line_h,
+             theme.ACCENT, bold=True, align="left")
+        if owner.pin.pin is None:  # no PIN: the owner screens are locked, and how to set one
+            box = pygame.Rect(pad, pad + line_h + gap, w - 2 * pad, h - 3 * pad - line_h - 48 - gap)
+            if owner.pin.warning is not None:
+                paragraph(card.surface, t(owner.pin.warning), box, theme.MIN_READABLE + 2, min_size=theme.MIN_READABLE)
+            card.button(pygame.Rect(w // 2 - w // 8, h - pad - 48, w // 4, 48), t._("Cancel"), PinCancel(), primary=True)
+            return card.finish(surface)
+        locked = owner.locked_seconds(now)
+        note = t.n_("Too many wrong PINs: try again in {n} second", "Too many wrong PINs: try again in {n} seconds",
+                    locked) if locked else t(o.error) if o.error else clock_line(context, t)
+        text_or_wrap(card.surface, note, pygame.Rect(pad, pad + line_h + gap, w - 2 * pad, line_h), line_h,
+                     theme.DANGER_TEXT)
+        field = pygame.Rect(w // 2 + pad, pad, w // 2 - 2 * pad, line_h)
+        pygame.draw.rect(card.surface, theme.PANEL, field, border_radius=6)
+        pygame.draw.rect(card.surface, theme.ACCENT, field, width=2, border_radius=6)
+        radius = max(4, field.height // 6)
+        x = field.centerx - 3 * radius * (len(o.digits) - 1) // 2
+        for _ in o.digits:
+            pygame.draw.circle(card.surface, theme.TEXT, (x, field.centery), radius)
+            x += 3 * radius
+        top = pad + 2 * (line_h + gap)
+        key_h = max(48, (h - top - pad - gap) // 2)
+        unit = (w - 2 * pad - 8 * gap) // 9
+        ready = bool(o.digits) and not locked
+        x = pad
+        for key in "1234567":
+            card.button(pygame.Rect(x, top, unit, key_h), key, PinDigit(key), enabled=not locked)
+            x += unit + gap
+        card.button(pygame.Rect(x, top, w - pad - x, key_h), t._("Cancel"), PinCancel())
+        y, x = top + key_h + gap, pad
+        for key in "890":
+            card.button(pygame.Rect(x, y, unit, key_h), key, PinDigit(key), enabled=not locked)
+            x += unit + gap
+        card.button(pygame.Rect(x, y, unit, key_h), "←", PinBackspace(), enabled=bool(o.digits))
+        x += unit + gap
+        card.button(pygame.Rect(x, y, 2 * unit + gap, key_h), t._("OK"), PinOk(), primary=True, enabled=ready)
+        x += 2 * unit + 2 * gap
+        card.button(pygame.Rect(x, y, w - pad - x, key_h), t._("Stop the match"), PinStopMatch(), enabled=ready)
+        return card.finish(surface)
+
+
+class StopBeside(Scene):
+    """"Stop the kiosk?" over a match in progress, on the half of the player not to act."""
+
+    offers = (Noop, ConfirmStop, CancelStop)
+
+    def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
+        context = self.context
+        half = beside_half(context) or surface.get_rect()
+        t = context.t_for(context.ui.owner.facing)
+        card = _Half(half)
+        w, h = half.size
+        pad = max(8, w // 40)
+        bh = max(48, h // 4)
+        line_h = max(theme.MIN_READABLE + 4, h // 9)
+        box = pygame.Rect(pad, pad, w - 2 * pad, h - 4 * pad - bh - line_h)
+        paragraph(card.surface, t._("Stop the kiosk? The match in progress ends without a result."), box,
+                  max(theme.MIN_READABLE, h // 8), theme.TEXT, min_size=theme.MIN_READABLE)
+        text_or_wrap(card.surface, clock_line(context, t), pygame.Rect(pad, box.bottom + pad, w - 2 * pad, line_h),
+                     line_h, theme.DANGER_TEXT)
+        bw = int(w * 0.3)
+        y = h - pad - bh
+        card.button(pygame.Rect(w // 2 - bw - pad // 2, y, bw, bh), t._("Yes, stop"), ConfirmStop(), primary=True)
+        card.button(pygame.Rect(w // 2 + pad // 2, y, bw, bh), t._("No"), CancelStop())
+        return card.finish(surface)

@@ -112,6 +112,8 @@ class GameSession:
         self.recap = Recap()
         """What each player has not seen the opponent do yet (the hand-over card's summary line)."""
         self._delay_told = False
+        self.abort_reason: Text | None = None
+        """Why the kiosk aborted this match (its parameters still texts: "2,5 s" in Ukrainian), or None."""
 
     # -- what the screen shows -----------------------------------------------------
 
@@ -142,6 +144,7 @@ class GameSession:
         """Abort the match without a result (the stall watch) and say why (the match keeps the message
         id and its parameters, so the match-over screen and the journal can say it in any language)."""
         self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
+        self.abort_reason = reason
         self.version += 1
         self.say(T("Match aborted: {reason}", reason=reason), now_ns)
 

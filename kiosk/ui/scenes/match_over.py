@@ -37,7 +37,7 @@ class MatchOver(TableScene):
         assert o is not None
         lines: list[Line]
         if o.winner is None:
-            detail = t(Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params)))
+            detail = t(session.abort_reason or Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params)))
             lines = [(t._("Match aborted - no result"), 3, theme.DANGER_TEXT), (detail[:1].upper() + detail[1:], 2, theme.TEXT)]
         else:
             named = self.context.ui.records.chosen[o.winner]

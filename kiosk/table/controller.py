@@ -43,7 +43,7 @@ from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import desk_intent, match_intent
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OwnerDesk
-from kiosk.table.players import PlayerDesk
+from kiosk.table.players import PlayerDesk, who
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import PressTiming
 from kiosk.table.session import GameSession
@@ -145,6 +145,7 @@ class Controller:
         if resumed is None:
             return
         session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        session.namer = self.player_name
         session.adopt(resumed.match)
         self.session, self._entered = session, True
         self._practice(resumed.computer_level, session)
@@ -161,6 +162,7 @@ class Controller:
         ``computer_level``: a practice match against the computer at that level (no hand-overs)."""
         settings = self.config.match if computer_level is None else replace(self.config.match, handover=False)
         self.session = GameSession(settings, self.rng, boot_id=self.boot_id)
+        self.session.namer = self.player_name
         self._practice(computer_level, self.session)
         self._entered = False
         self.ui.records.picker = None
@@ -171,6 +173,10 @@ class Controller:
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
         self.ui.changed()
+
+    def player_name(self, seat: int) -> str:
+        """Who sits in ``seat`` for the in-game texts: the computer, the named player, or "Player 2" (a ``Text``)."""
+        return who(self.ui.records, self.computer, seat)
 
     def enter_match(self) -> None:
         """Before the first Start: enter the match in the journal with the players now in the seats.

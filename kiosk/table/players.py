@@ -19,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
-from kiosk.i18n import N_, Translator
+from kiosk.i18n import N_, T, Translator
 from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players
 from kiosk.table import hangul, layouts
+from kiosk.table.computer import ComputerPlayer, computer_name
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
 if TYPE_CHECKING:
@@ -254,6 +255,15 @@ class PlayerDesk:
 
 
 # -- texts ----------------------------------------------------------------------------------------
+
+
+def who(records: Records, computer: ComputerPlayer | None, seat: int) -> str:
+    """Who sits in ``seat`` now, for every in-game text: the computer's name, the named player's name, or
+    "Player 2" for a guest (a ``Text`` where it must be translated: shown in each reader's language)."""
+    if computer is not None and computer.seat == seat:
+        return computer_name(computer.level)
+    player = records.chosen[seat]
+    return T("Player {number}", number=seat + 1) if player is None else player.name
 
 
 def seat_name(t: Translator, records: Records, seat: int) -> str:

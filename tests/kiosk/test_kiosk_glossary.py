@@ -151,7 +151,7 @@ def test_the_patterns_tell_the_term_from_look_alikes() -> None:
     assert uses("double", "The first double of the round") and not uses("double", "the whole double-six set")
     assert uses("hand", "reveal their hand") and not uses("hand", "A raise hands the clock to the other player")
     assert not uses("hand", "Hand-over screen between turns: on")
-    assert uses("going out", "Domino! Player {number} went out") and not uses("going out", "A Fives domino duel")
+    assert uses("going out", "Domino! {player} went out") and not uses("going out", "A Fives domino duel")
     assert uses("pass", "both players passed") and not uses("pass", "The turn then passes to the other player")
     assert not uses("bid", "Spectacular Bid") and uses("bid", "Bid {bid}")
     assert not uses("decline", "RAISE bids 15, DECLINE lets the jockey open") and uses("decline", "Decline")
@@ -174,7 +174,7 @@ def test_the_glossary_check_finds_the_words_the_review_found(tmp_path: Path) -> 
     shutil.copytree(i18n.LOCALE_DIR, locale)
     old: dict[str, dict[str | tuple[str, int], str]] = {
         "ko": {"Decline": "포기", "Boneyard {n}": "남은 타일 {n}"},
-        "uk": {"Domino! Player {number} went out": "Доміно! Гравець {number} зробив доміно",
+        "uk": {"Domino! {player} went out": "Доміно! {player} зробив доміно",
                ("{n} pip left in hand", 0): "на руках {n} очко"},
         "id": {"{player} draws a tile": "{player} mengambil kartu", "Previous": "Sebelum"},
     }
@@ -259,7 +259,7 @@ REVIEWED: dict[tuple[str, str], str] = {
     ("ko", "When a bid is accepted, the bidder pays it to the other player and opens with any tile. The jockey's own "
            "winning bid costs 15 less, never below 0: an accepted jockey bid of 20 costs 5, and the other player "
            "receives those 5."): "기수의 20점 입찰이 수락되면 5점만 내고, 상대는 그 5점을 받습니다",
-    ("ko", "Player {jockey} dominoed and is the jockey (15-point credit on their own bid)"): "기수가 되었습니다",
+    ("ko", "{jockey} dominoed and is the jockey (15-point credit on their own bid)"): "기수가 되었습니다",
     ("uk", "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}."):
         "списано із запасу часу гравця {number}",
     ("uk", "{first} vs {second}"): "{first} — {second}",

@@ -4,12 +4,14 @@ costs; Decline or Accept, Bid with its stepper (-5 / +5) and the quick bids (+25
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from engine import AuctionView
 from kiosk.i18n import Translator
 from kiosk.table.intents import Accept, Decline, Intent, MaxBid, OpenHelp, PlaceBid, Resign, StepBid
-from kiosk.table.session import GameSession
+from kiosk.table.session import GameSession, guest_name
 from kiosk.ui import theme
 from kiosk.ui.scenes.fitted import MIN_TARGET, Card, CardButton, FlowLine, flow, row
 from kiosk.ui.scenes.table import Button, TableScene
@@ -19,20 +21,21 @@ STEP_SHARES = (1.0, 1.0, 1.0, 2.4)
 """-5, +5, +25 and "All I can afford" side by side: the long label gets more room."""
 
 
-def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, balance: int) -> list[FlowLine]:
+def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, balance: int,
+                  who: Callable[[int], str] = guest_name) -> list[FlowLine]:
     """What the player to act reads: the question, the standing bid or the jockey, what their bid
     would cost (and that paying their whole balance loses at once), or that they cannot bid."""
     other = 1 - player
     if auction.bid is None:
-        head = t._("Player {number}: bid for the opening, or decline", number=player + 1)
-        standing = t._("Player {jockey} dominoed and is the jockey (15-point credit on their own bid)",
-                       jockey=auction.jockey + 1)
+        head = t._("{player}: bid for the opening, or decline", player=who(player))
+        standing = t._("{jockey} dominoed and is the jockey (15-point credit on their own bid)",
+                       jockey=who(auction.jockey))
     else:
-        head = t._("Player {number}: accept {bid} or raise", number=player + 1, bid=auction.bid)
+        head = t._("{player}: accept {bid} or raise", player=who(player), bid=auction.bid)
         cost = auction.cost(other, auction.bid)
-        standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
-                        "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
-                        number=other + 1, bid=auction.bid)
+        standing = t.n_("{player} bids {bid}: accepting makes them pay {n} and open",
+                        "{player} bids {bid}: accepting makes them pay {n} and open", cost,
+                        player=who(other), bid=auction.bid)
     lines = [FlowLine(head, theme.ACCENT, heading=True, keep=4), FlowLine(standing, theme.TEXT, keep=1)]
     if auction.max_bid[player] >= auction.min_bid:
         my_cost = auction.cost(player, draft)
@@ -64,7 +67,7 @@ class Auction(TableScene):
         context = self.context
         t = context.t_for(player)
         draft = session.bid_draft or auction.min_bid
-        lines = auction_lines(t, auction, player, draft, m.balances[player])
+        lines = auction_lines(t, auction, player, draft, m.balances[player], self.context.controller.player_name)
         top = max(auction.max_bid[player], auction.min_bid)
         can_bid = auction.max_bid[player] >= auction.min_bid
         first: tuple[str, Intent, bool] = (t._("Decline"), Decline(player), False) if auction.bid is None else \

@@ -17,7 +17,6 @@ import pygame
 from engine import Draw, Match, Phase, Point, Tile
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
-from kiosk.table.computer import computer_name
 from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
@@ -187,17 +186,10 @@ class TableScene(Scene):
 
         status = local.status
         name_h = status.height // 4
-        named = context.ui.records.chosen[player]
         computer = context.controller.computer
-        if computer is not None and computer.seat == player:
-            name = t(computer_name(computer.level))
-            if m.jockey == player and m.phase is not Phase.PLAY:
-                name = t._("{name} (jockey)", name=name)
-        elif m.jockey == player and m.phase is not Phase.PLAY:
-            name = t._("Player {number} (jockey)", number=player + 1) if named is None else \
-                t._("{name} (jockey)", name=named.name)
-        else:
-            name = t._("Player {number}", number=player + 1) if named is None else named.name
+        name = t(context.controller.player_name(player))
+        if m.jockey == player and m.phase is not Phase.PLAY:
+            name = t._("{name} (jockey)", name=name)
         text(panel, name, pygame.Rect(status.x, status.y, status.width, name_h), name_h, theme.TEXT, bold=True, align="left")
         balance_rect = pygame.Rect(status.x, status.y + name_h, status.width // 2, status.height // 3)
         text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
@@ -449,7 +441,7 @@ class TableScene(Scene):
         """``message`` in ``t``'s language, with whom it is for."""
         value = t(as_text(message.text))
         if message.player is not None:
-            value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+            value = t._("{player}: {message}", player=self.context.controller.player_name(message.player), message=value)
         return value
 
     def _card_at(self, surface: pygame.Surface, card: pygame.Rect, lines: list[Line], reader: int | None,

@@ -381,6 +381,9 @@ class Controller:
             self._computer_turn(now)
             self._start_flights(now)
         self._save(now)  # committed before it is shown (or kept, and the banner says so)
+        if self.desk.advance_replay(now):  # the replay's auto-play
+            self._last_input_ns = max(self._last_input_ns, now)
+            self.ui.changed()
         self._check_holds(now)
         self._idle_return(now)
 
@@ -540,6 +543,8 @@ class Controller:
             if thought is not None:
                 due.append(thought)
         due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
+        if self.ui.records.replay_playing:
+            due.append(self.ui.records.replay_due_ns or now + NS_PER_S // self.config.display.fps)
         until = self.ui.owner.locked_until_ns
         if self.ui.owner.keypad is not None and until is not None and until > now:
             due.append(now + (until - now) % NS_PER_S + 1)  # the lock's countdown, and its end

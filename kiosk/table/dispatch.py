@@ -51,6 +51,8 @@ def desk_intent(desk: PlayerDesk, intent: do.Intent) -> bool:
             desk.open_replay(match_id)
         case do.ReplayTo(step):
             desk.replay_to(step)
+        case do.ReplayPlay():
+            desk.toggle_autoplay()
         case do.Back():
             desk.back()
         case _:

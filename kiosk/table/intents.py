@@ -247,6 +247,11 @@ class ConfirmName(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayPlay(Intent):
+    """The replay's Play / Pause: step on by itself (from the first step when at the last), or stop."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpenLeaderboard(Intent):
     """The leaderboard (at its first page)."""
 

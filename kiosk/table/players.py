@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
 BOARD_ROWS = 6
 HISTORY_ROWS = 5
+REPLAY_STEP_NS = 1_500_000_000
+"""Auto-play shows a step this often."""
 
 RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
@@ -221,7 +223,7 @@ class PlayerDesk:
             if pid is not None:
                 r.names[pid] = self.players.get(pid).name
         r.replay_players = record.players
-        r.replay_at = 0
+        r.replay_at, r.replay_playing, r.replay_due_ns = 0, False, None
         self.ui.screen = Screen.REPLAY
 
     def replay_to(self, step: int) -> None:
@@ -229,6 +231,39 @@ class PlayerDesk:
             return
         r = self.records
         r.replay_at = max(0, min(step, len(r.replay) - 1))
+        r.replay_due_ns = None  # auto-play goes on from here, a whole step later
+
+    def toggle_autoplay(self) -> None:
+        """Play / Pause; Play at the last step starts again from the first."""
+        r = self.records
+        if self.players is None or not r.replay:
+            return
+        r.replay_playing = not r.replay_playing
+        r.replay_due_ns = None
+        if r.replay_playing and next_step(r.replay, r.replay_at) is None:
+            r.replay_at = 0
+
+    def advance_replay(self, now_ns: int) -> bool:
+        """Auto-play at ``now_ns``: show the next step when it is due (stopping after the last); True when
+        the step shown changed."""
+        r = self.records
+        if not r.replay_playing or self.ui.screen != Screen.REPLAY:
+            r.replay_playing = r.replay_playing and self.ui.screen == Screen.REPLAY
+            return False
+        if r.replay_due_ns is None:
+            r.replay_due_ns = now_ns + REPLAY_STEP_NS
+            return False
+        if now_ns < r.replay_due_ns:
+            return False
+        following = next_step(r.replay, r.replay_at)
+        if following is None:
+            r.replay_playing, r.replay_due_ns = False, None
+            return True
+        r.replay_at = following
+        r.replay_due_ns = now_ns + REPLAY_STEP_NS
+        if next_step(r.replay, following) is None:
+            r.replay_playing, r.replay_due_ns = False, None
+        return True
 
     def back(self) -> None:
         """From the replay to its history; from the history to the leaderboard (at the same page)."""
@@ -252,6 +287,25 @@ class PlayerDesk:
         r = self.records
         r.chosen = [None, None]
         r.picker, r.typing, r.error = None, None, ""
+
+
+# -- the replay's steps -------------------------------------------------------------------------
+
+
+def next_step(steps: Sequence[ReplayStep], at: int) -> int | None:
+    """The next step the replay shows after ``at`` (the hand-overs' reveals are stepped over), or None."""
+    return next((i for i in range(at + 1, len(steps)) if steps[i].step.get("do") != "reveal"), None)
+
+
+def round_starts(steps: Sequence[ReplayStep]) -> list[tuple[int, int]]:
+    """(round, step) of each round's deal, in order: where "jump to a round" goes."""
+    return [(item.match.round, i) for i, item in enumerate(steps) if item.step.get("do") == "start"]
+
+
+def round_of(starts: Sequence[tuple[int, int]], at: int) -> int:
+    """The position in ``starts`` of the round that step ``at`` belongs to (0 before the first deal)."""
+    before = [n for n, (_, i) in enumerate(starts) if i <= at]
+    return before[-1] if before else 0
 
 
 # -- texts ----------------------------------------------------------------------------------------

@@ -71,6 +71,10 @@ class Records:
     replay: list[ReplayStep] = field(default_factory=list)
     replay_row: HistoryRow | None = None
     replay_at: int = 0
+    replay_playing: bool = False
+    """The replay plays itself, a step every ``players.REPLAY_STEP_NS``."""
+    replay_due_ns: int | None = None
+    """When auto-play shows its next step (None: from the next frame's time on)."""
     replay_players: tuple[int | None, int | None] = (None, None)
     names: dict[int, str] = field(default_factory=dict)
     """Player ids to names, for the replay's heading."""

@@ -252,6 +252,14 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s.command(Start(None), clock.advance(1))
         s.match.abort(clock.advance(1), "the machine restarted while a clock was running")
 
+    def score_sheet() -> None:  # during a match, opened by Player 2 from their half (turned toward them)
+        play_late()
+        app.do(do.OpenScoreSheet(1), clock.now())
+
+    def score_sheet_over() -> None:  # after the match, opened by Player 1
+        over_balance()
+        app.do(do.OpenScoreSheet(0), clock.now())
+
     def named(first: str | None, second: str | None) -> Players:
         with_journal(app)
         app.controller.go_home()
@@ -396,6 +404,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
+        "score-sheet": score_sheet, "score-sheet-over": score_sheet_over,
         "ready-names": ready_names, "picker": picker, "keyboard": keyboard, "keyboard-taken": keyboard_taken,
         "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
@@ -419,6 +428,7 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
                 continue
             app.controller.flight = None
             app.ui.player_languages = [None, None]  # each scene starts in the host language
+            app.ui.sheet_open = False
             arrange()
             if app.controller.flight is None:
                 clock.advance(0.5)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 S_BASE, S_COUNT, T_COUNT = 0xAC00, 11172, 28
-FINAL_JAMO = ("", *"ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ")
+FINAL_JAMO: tuple[str, ...] = ("", *"ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ")
 """The 28 finals of a syllable in Unicode order ("" none)."""
 
 DOUBLE = re.compile(r"은\(는\)|는\(은\)|이\(가\)|가\(이\)|을\(를\)|를\(을\)|과\(와\)|와\(과\)|\(으\)로|으로\(로\)|로\(으로\)"

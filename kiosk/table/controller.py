@@ -171,6 +171,7 @@ class Controller:
         self._last_input_ns = max(self._last_input_ns, self.clock.now())
         self.ui.screen = Screen.MATCH
         self.ui.help_open = False
+        self.ui.sheet_open = False
         self.ui.confirm_resign.clear()
         self.ui.changed()
 
@@ -196,6 +197,7 @@ class Controller:
     def go_home(self) -> None:
         """Back to the home screen (the match, if any, is left; the seats are guests again)."""
         self.desk.reset()
+        self.ui.sheet_open = False
         self.session = None
         self._practice(None, None)
         self.ui.screen = Screen.HOME
@@ -305,6 +307,12 @@ class Controller:
                 self.ui.open_help(player)
             case do.CloseHelp():
                 self.ui.help_open = False
+            case do.OpenScoreSheet(player):
+                self.ui.open_sheet(player)
+            case do.CloseScoreSheet():
+                self.ui.sheet_open = False
+            case do.ScoreSheetPage(page):
+                self.ui.sheet_page = max(0, page)
             case do.NewMatch():
                 self.new_match()
             case do.Rematch():

@@ -35,6 +35,25 @@ class OpenHelp(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class OpenScoreSheet(Intent):
+    """Open the score sheet (every round's result and transfers) facing ``player`` (None: upright)."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseScoreSheet(Intent):
+    """Close the score sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheetPage(Intent):
+    """Show the score sheet's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
 class CloseHelp(Intent):
     """Close the rules help."""
 

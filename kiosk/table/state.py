@@ -148,6 +148,11 @@ class UiState:
     """The help's language when chosen on its tabs (None: the host language)."""
     help_facing: int | None = None
     """The player who opened the help (it faces them in table orientation; None: upright)."""
+    sheet_open: bool = False
+    """The score sheet is open over the table's middle (``kiosk.ui.scenes.scoresheet``)."""
+    sheet_facing: int | None = None
+    """The player who opened the score sheet (it faces them in table orientation; None: upright)."""
+    sheet_page: int = 0
     records: Records = field(default_factory=Records)
     """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
     owner: OwnerState = field(default_factory=OwnerState)
@@ -180,6 +185,10 @@ class UiState:
         """The help's tabs: the help in ``language``, from its first page."""
         self.help_language = normalise(language)
         self.help_page = 0
+
+    def open_sheet(self, player: int | None = None) -> None:
+        """The score sheet, at the page of the latest rounds, facing ``player`` (None: upright)."""
+        self.sheet_open, self.sheet_facing, self.sheet_page = True, player, -1
 
     def open_help(self, player: int | None = None) -> None:
         """The help opens at its first page, facing ``player`` in their language (None: the host's)."""

@@ -38,6 +38,7 @@ from kiosk.ui.scenes.ready import Ready
 from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
 from kiosk.ui.scenes.saving import SavingBanner
+from kiosk.ui.scenes.scoresheet import ScoreSheet
 from kiosk.ui.scenes.settings import Settings
 from kiosk.ui.scenes.settings_edit import SettingsEditor
 from kiosk.ui.scenes.settlement import Settlement
@@ -69,6 +70,7 @@ class Stage:
         self.confirms = (ResignConfirm(context, 0), ResignConfirm(context, 1))
         self.help_full = Help(context, over_table=False)
         self.help_table = Help(context, over_table=True)
+        self.sheet = ScoreSheet(context)
         self.banner = Banner(context)
         self.saving = SavingBanner(context)
         self.flight = Flight(context)
@@ -105,6 +107,8 @@ class Stage:
             scenes.append(self.help_full)
         elif ui.help_open and table is not None:
             scenes.append(self.help_table)
+        if ui.sheet_open and table is not None and not ui.help_open:
+            scenes.append(self.sheet)
         if screen not in (Screen.MATCH, Screen.SETTINGS) and warning_lines(self.context):
             scenes.append(self.banner)  # the settings screen lists them all
         elif table is not None and ui.saving is not None:
@@ -138,7 +142,7 @@ class Stage:
         hotspots: list[Hotspot] = []
         clocks: list[ClockSpot] = []
         for scene in stack[first:]:
-            if isinstance(scene, Help) and layout.RECORDER is not None:  # what the help covers is not read
+            if isinstance(scene, (Help, ScoreSheet)) and layout.RECORDER is not None:  # what they cover is not read
                 layout.RECORDER.cover(scene.rect)
             hotspots += scene.draw(surface, now)
             clocks += scene.clocks()

@@ -17,7 +17,7 @@ import pygame
 from engine import Draw, Match, Phase, Point, Tile
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
-from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
+from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, OpenScoreSheet, TapTile
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
@@ -117,8 +117,9 @@ class TableScene(Scene):
         return self._clocks
 
     def handle(self, intent: Intent, now: int) -> bool:
-        """The phase's own intents, and in a practice match the person's Hint (auction and play)."""
-        if isinstance(intent, Hint) and self.context.controller.computer is not None:
+        """The phase's own intents, the score sheet, and in a practice match the person's Hint (auction and play)."""
+        if (isinstance(intent, Hint) and self.context.controller.computer is not None) or \
+                isinstance(intent, OpenScoreSheet):  # the sidebar's score sheet, in every phase
             self.context.controller.handle(intent, now)
             return True
         return super().handle(intent, now)
@@ -293,6 +294,10 @@ class TableScene(Scene):
         t = context.t
         row = r.height // 5
         label = t._("Round {number}", number=m.round) if m.round else t._("New match")
+        if m.round:  # the round and end count open the score sheet
+            sheet = pygame.Rect(r.x, r.y, r.width, row + int(row * 1.3) + row // 2)
+            pygame.draw.rect(surface, theme.PANEL, sheet, width=2, border_radius=8)
+            spots.append(Hotspot(sheet, OpenScoreSheet()))
         text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM, role="round")
         count_rect = pygame.Rect(r.x, r.y + row, r.width, int(row * 1.3))
         text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True, role="end_count")
@@ -354,6 +359,10 @@ class TableScene(Scene):
                 text(local, t._("end count"), pygame.Rect(0, y + count_h, w, row), row - 2, theme.TEXT_DIM,
                      role="end_count")
                 y += count_h + row
+            sheet = pygame.Rect(0, 0, w, min(max(y, layout.MIN_TARGET), h - buttons * (button_h + 4)))
+            if m.round and sheet.height >= layout.MIN_TARGET:  # the round and end count open the score sheet, facing them
+                pygame.draw.rect(local, theme.PANEL, sheet, width=2, border_radius=8)
+                mine.append(Hotspot(sheet, OpenScoreSheet(seat)))
             if h - y - buttons * (button_h + 4) >= row:
                 text(local, t._("Boneyard {n}", n=m.boneyard_count), pygame.Rect(0, y, w, row), row - 2,
                      theme.TEXT_DIM)

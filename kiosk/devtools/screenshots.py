@@ -313,6 +313,25 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         replay()
         app.do(do.ReplayTo(len(app.ui.records.replay) - 1), clock.now())
 
+    def players_manage() -> None:  # the owner's player management (past the PIN), a player chosen
+        leaderboard()
+        app.controller.desk.open_manage()
+        first = app.ui.records.manage[0]
+        app.do(do.ChooseManaged(first.id), clock.now())
+
+    def players_delete() -> None:
+        players_manage()
+        app.do(do.ManageAction("delete"), clock.now())
+
+    def players_merge() -> None:  # merging the first player into the second: the question before it
+        players_manage()
+        app.do(do.ManageAction("merge"), clock.now())
+        app.do(do.ChooseManaged(app.ui.records.manage[1].id), clock.now())
+
+    def players_rename() -> None:
+        players_manage()
+        app.do(do.ManageAction("rename"), clock.now())
+
     def owner(pin: bool = True) -> None:  # the owner's screens start afresh, with a PIN (4821) or none
         app.ui.owner = OwnerState()
         desk = app.controller.owner
@@ -407,6 +426,8 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "score-sheet": score_sheet, "score-sheet-over": score_sheet_over,
         "ready-names": ready_names, "picker": picker, "keyboard": keyboard, "keyboard-taken": keyboard_taken,
         "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
+        "players-manage": players_manage, "players-delete": players_delete, "players-merge": players_merge,
+        "players-rename": players_rename,
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
         "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,

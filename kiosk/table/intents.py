@@ -271,6 +271,32 @@ class ReplayPlay(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class ManagePlayers(Intent):
+    """The leaderboard's Manage: the owner PIN, then the player management screen."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseManaged(Intent):
+    """On the management screen: choose ``player_id`` (to act on, or as the one to merge into)."""
+
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ManageAction(Intent):
+    """The chosen player's action: "rename", "delete", "merge", "confirm" (Yes), "cancel"."""
+
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class ManagePage(Intent):
+    """Show the management list's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
 class OpenLeaderboard(Intent):
     """The leaderboard (at its first page)."""
 

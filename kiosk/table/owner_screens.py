@@ -127,6 +127,8 @@ class OwnerDesk:
             case do.EditSettings():
                 o.notice = ""
                 self.open_keypad("settings", facing=None)
+            case do.ManagePlayers():
+                self.open_keypad("players", facing=None)
             case do.StepSetting(key, steps):
                 self.step(key, steps)
             case do.NextChoice(key):
@@ -159,6 +161,8 @@ class OwnerDesk:
         if purpose == "settings":
             o.editing = dict(self.saved)
             o.notice = ""
+        elif purpose == "players":
+            self.controller.desk.open_manage()
         elif self.match_in_progress():
             o.confirm_stop = True
         else:

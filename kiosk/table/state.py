@@ -24,6 +24,8 @@ class Screen(StrEnum):
     LEADERBOARD = "leaderboard"
     HISTORY = "history"
     REPLAY = "replay"
+    PLAYERS = "players"
+    """The owner's player management (behind the PIN): rename, delete, merge."""
     PRACTICE = "practice"
     """The choice of the computer's level (and the person's language) for a practice match."""
 
@@ -80,6 +82,18 @@ class Records:
     """Player ids to names, for the replay's heading."""
     computer_levels: dict[int, int] = field(default_factory=dict)
     """The history's practice matches: match id to the computer's level."""
+    manage: list[Player] = field(default_factory=list)
+    """The owner's player management: every named player (name order)."""
+    manage_page: int = 0
+    managed: int | None = None
+    """The player chosen on the management screen."""
+    manage_action: str = ""
+    """"" (choose an action), "delete" (confirm), "merge" (choose whom into), "merge-confirm"."""
+    merge_target: int | None = None
+    renaming: int | None = None
+    """The player whose new name the keyboard types (None: the keyboard makes a new player)."""
+    manage_notice: str = ""
+    """What the last change did (a ``Text``)."""
     layout: str = "latin"
     """The keyboard's layout ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``): the player's own when it opens."""
 

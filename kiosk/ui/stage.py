@@ -30,6 +30,7 @@ from kiosk.ui.scenes.home import Home
 from kiosk.ui.scenes.keyboard import Keyboard
 from kiosk.ui.scenes.keypad import Keypad, StopConfirm
 from kiosk.ui.scenes.leaderboard import Leaderboard
+from kiosk.ui.scenes.manage import ManagePlayers
 from kiosk.ui.scenes.match_over import MatchOver
 from kiosk.ui.scenes.picker import Picker
 from kiosk.ui.scenes.play import Play
@@ -60,7 +61,7 @@ class Stage:
         self.stop_confirm = StopConfirm(context)
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
-            Screen.PRACTICE: Practice(context),
+            Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context),
         }
         self.tables: dict[TableScreen, TableScene] = {
             TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),
@@ -117,6 +118,8 @@ class Stage:
             scenes.append(self.flight)
         if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
+        elif screen is Screen.PLAYERS and ui.records.typing is not None:  # the owner renames a player
+            scenes.append(self.keyboard)
         if ui.owner.confirm_stop:  # the owner's, over everything
             scenes.append(self.stop_confirm)
         elif ui.owner.keypad is not None:

@@ -102,12 +102,12 @@ class Replay(Scene):
         earlier, later = max(0, current - 1), min(len(starts) - 1, current + 1)
         buttons: list[tuple[str, Intent, bool, float]] = [
             ("|◀", ReplayTo(shown[0] if shown else 0), at > 0, 0.6),
-            (t._("◀ Round {number}", number=starts[earlier][0] if starts else 1),
+            ("◀ " + t._("Round {number}", number=starts[earlier][0] if starts else 1),  # the arrows are no text
              ReplayTo(starts[earlier][1] if starts else 0), bool(starts) and current > 0, 1.0),
             (t._("Previous"), ReplayTo(shown[max(0, at - 1)] if shown else 0), at > 0, 1.0),
             (t._("Pause") if r.replay_playing else t._("Play"), ReplayPlay(), last > 0, 1.0),
             (t._("Next"), ReplayTo(shown[min(last, at + 1)] if shown else 0), at < last, 1.0),
-            (t._("Round {number} ▶", number=starts[later][0] if starts else 1),
+            (t._("Round {number}", number=starts[later][0] if starts else 1) + " ▶",
              ReplayTo(starts[later][1] if starts else 0), bool(starts) and current < len(starts) - 1, 1.0),
             ("▶|", ReplayTo(shown[last] if shown else 0), at < last, 0.6),
         ]

@@ -42,9 +42,14 @@ class SheetRound:
 
 
 def score_sheet(match: Match, events: Sequence[Event]) -> list[SheetRound]:
-    """Every round of ``match`` so far, from its ``events``, first round first."""
-    a, b = match.config.balances
-    balances = [a, b]
+    """Every round of ``match`` so far, from its ``events``, first round first. After a restart the
+    session's events begin there: the rounds before it are not on the sheet, and the balances (counted
+    back from the match's own) stay right."""
+    balances = list(match.balances)  # counted back from now: right even when the events begin late
+    for event in events:
+        if isinstance(event, Transfer):
+            balances[event.payer] += event.points
+            balances[event.payee] -= event.points
     rows: list[SheetRound] = []
     current: SheetRound | None = None
 
@@ -60,7 +65,7 @@ def score_sheet(match: Match, events: Sequence[Event]) -> list[SheetRound]:
                 rows[-1].balances = (balances[0], balances[1])
                 continue
             if current is None:
-                current = SheetRound(len(rows) + 1)
+                current = SheetRound(rows[-1].number + 1 if rows else match.round)
             if event.reason is TransferReason.AUCTION:
                 current.auction = (event.payer, event.payee, event.points)
             elif event.reason is TransferReason.BLOCKED:
@@ -69,7 +74,7 @@ def score_sheet(match: Match, events: Sequence[Event]) -> list[SheetRound]:
                 current.scores.append((event.payee, event.points))
             pay(event.payer, event.payee, event.points)
         elif isinstance(event, RoundEnded):
-            row = current if current is not None else SheetRound(len(rows) + 1)
+            row = current if current is not None else SheetRound(event.round)
             row.number = event.round
             row.ended, row.dominoer = ("blocked", None) if event.blocked else ("domino", event.dominoer)
             row.balances = (balances[0], balances[1])
@@ -77,7 +82,7 @@ def score_sheet(match: Match, events: Sequence[Event]) -> list[SheetRound]:
             current = None
         elif isinstance(event, MatchEnded) and current is not None:
             current.ended = "over"
-    if current is None and match.round > len(rows) and not (rows and rows[-1].ended and match.is_over):
+    if current is None and match.round > (rows[-1].number if rows else 0) and not (rows and match.is_over):
         current = SheetRound(match.round)  # dealt, nothing moved yet
     if current is not None:
         current.number = max(current.number, match.round)

@@ -143,3 +143,16 @@ def test_the_sheet_after_the_match_shows_every_round(app_clock) -> None:
     assert app.ui.sheet_page == 0 and spot_for(app, do.ScoreSheetPage(-1)) is None
     tap(app, do.CloseScoreSheet())
     assert not app.ui.sheet_open and spot_for(app, do.Rematch()) is not None
+
+
+def test_after_a_restart_the_rounds_since_are_on_the_sheet_with_the_right_balances() -> None:
+    """A resumed session's events begin at the restart: the later rounds, their numbers and balances stay right."""
+    session = played(1, lambda m: m.is_over, balances=120)
+    m = session.match
+    full = score_sheet(m, session.events)
+    ends = [i for i, e in enumerate(session.events) if isinstance(e, RoundEnded)]
+    assert len(ends) >= 2
+    late = session.events[ends[0] + 1:]  # the kiosk restarted after round 1's end
+    rows = score_sheet(m, late)
+    assert [r.number for r in rows] == [r.number for r in full[1:]]
+    assert [r.balances for r in rows] == [r.balances for r in full[1:]]

@@ -289,6 +289,14 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         s.command(Start(None), clock.advance(1))
         s.match.abort(clock.advance(1), "the machine restarted while a clock was running")
 
+    def score_sheet() -> None:  # during a match, opened by Player 2 from their half (turned toward them)
+        play_late()
+        app.do(do.OpenScoreSheet(1), clock.now())
+
+    def score_sheet_over() -> None:  # after the match, opened by Player 1
+        over_balance()
+        app.do(do.OpenScoreSheet(0), clock.now())
+
     def named(first: str | None, second: str | None) -> Players:
         with_journal(app)
         app.controller.go_home()
@@ -341,6 +349,25 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def replay_end() -> None:
         replay()
         app.do(do.ReplayTo(len(app.ui.records.replay) - 1), clock.now())
+
+    def players_manage() -> None:  # the owner's player management (past the PIN), a player chosen
+        leaderboard()
+        app.controller.desk.open_manage()
+        first = app.ui.records.manage[0]
+        app.do(do.ChooseManaged(first.id), clock.now())
+
+    def players_delete() -> None:
+        players_manage()
+        app.do(do.ManageAction("delete"), clock.now())
+
+    def players_merge() -> None:  # merging the first player into the second: the question before it
+        players_manage()
+        app.do(do.ManageAction("merge"), clock.now())
+        app.do(do.ChooseManaged(app.ui.records.manage[1].id), clock.now())
+
+    def players_rename() -> None:
+        players_manage()
+        app.do(do.ManageAction("rename"), clock.now())
 
     def owner(pin: bool = True) -> None:  # the owner's screens start afresh, with a PIN (4821) or none
         app.ui.owner = OwnerState()
@@ -471,8 +498,11 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,
+        "score-sheet": score_sheet, "score-sheet-over": score_sheet_over,
         "ready-names": ready_names, "picker": picker, "keyboard": keyboard, "keyboard-taken": keyboard_taken,
         "leaderboard": leaderboard, "history": history, "replay": replay, "replay-end": replay_end,
+        "players-manage": players_manage, "players-delete": players_delete, "players-merge": players_merge,
+        "players-rename": players_rename,
         "keypad": keypad, "keypad-wrong": keypad_wrong, "keypad-locked": keypad_locked, "keypad-no-pin": keypad_no_pin,
         "stop-confirm": stop_confirm, "settings-edit": settings_edit, "settings-saved": settings_saved,
         "practice-levels": practice_levels, "practice-ready": practice_ready, "practice-thinking": practice_thinking,
@@ -498,6 +528,7 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
                 continue
             app.controller.flight = None
             app.ui.player_languages = [None, None]  # each scene starts in the host language
+            app.ui.sheet_open = False
             arrange()
             if app.controller.flight is None:
                 clock.advance(0.5)

@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from kiosk.i18n import particles
+
 DOMAIN = "spectacular_bid"
 LANGUAGES: tuple[str, ...] = ("en", "ko", "uk", "id")
 """The kiosk's languages, in the order the language buttons show them."""
@@ -86,16 +88,58 @@ def TN(singular: str, plural: str, n: int, **params: Any) -> Text:
     return Text(singular, params, plural, n)
 
 
+class Number(str):
+    """A number shown with its language's decimal separator (``DECIMAL_SEPARATORS``); its ``str`` is the English."""
+
+    places: int
+
+    def __new__(cls, value: float, places: int = 1) -> Number:
+        self = super().__new__(cls, f"{value:.{places}f}")
+        self.places = places
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Number, (float(self), self.places))
+
+    def shown(self, language: str) -> str:
+        """The number in ``language``: "3.5" in English and Korean, "3,5" in Ukrainian and Indonesian."""
+        return str(self).replace(".", DECIMAL_SEPARATORS.get(language, "."))
+
+
+DECIMAL_SEPARATORS: Mapping[str, str] = {"en": ".", "ko": ".", "uk": ",", "id": ","}
+"""The decimal separator of each language (a decimal comma in Ukrainian and Indonesian)."""
+NS_PER_S = 1_000_000_000
+
+
+def duration(ns: int) -> Text:
+    """A duration as a text: "12 s" from 10 s on (whole seconds), "3.5 s" below; each language writes its
+    unit ("12초", "3,5 с", "3,5 detik") and its decimal separator."""
+    s = ns / NS_PER_S
+    return T("{seconds} s", seconds=Number(s, 0 if s >= 10 else 1))
+
+
 def _format(template: str, params: Mapping[str, Any], translator: Translator | None) -> str:
-    if not params:
-        return template
-    values = {
-        k: (translator(v) if translator is not None and isinstance(v, Text) else str(v)) for k, v in params.items()
-    }
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return template  # a broken translation shows its template rather than crashing the kiosk
+    text = template
+    if params:
+        values = {k: _value(v, translator) for k, v in params.items()}
+        try:
+            text = template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            text = template  # a broken translation shows its template rather than crashing the kiosk
+    if translator is not None and translator.language == "ko":
+        text = particles.attach(text)  # 이(가) after a placeholder: the particle its word takes
+    return text
+
+
+def _value(value: Any, translator: Translator | None) -> str:
+    """A parameter in the translator's language: a nested text translated, a number with its separator."""
+    if translator is None:
+        return str(value)
+    if isinstance(value, Text):
+        return translator(value)
+    if isinstance(value, Number):
+        return value.shown(translator.language)
+    return str(value)
 
 
 # -- translators -------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ __all__ = ["NAME_MAX", "HistoryRow", "Player", "PlayerNameError", "Players", "St
 
 NAME_MAX = 20
 """The longest name the on-screen keyboard accepts (characters)."""
+PROVISIONAL_RD = 110.0
+"""A rating whose deviation is above this is provisional, shown "1500?" (lichess's rule: RD > 110)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,16 @@ class Player:
     def glicko(self) -> Rating:
         """The rating as ``ratings.Rating``."""
         return Rating(self.rating, self.rd, self.volatility)
+
+    @property
+    def provisional(self) -> bool:
+        """Too few rated matches to trust the rating yet (RD above ``PROVISIONAL_RD``)."""
+        return self.rd > PROVISIONAL_RD
+
+    @property
+    def rating_text(self) -> str:
+        """The rating as shown: "1623", or "1500?" while provisional."""
+        return f"{self.rating:.0f}?" if self.provisional else f"{self.rating:.0f}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +206,46 @@ class Players:
             conn.execute("UPDATE players SET name = ? WHERE id = ?", (text, player_id))
         return self.get(player_id)
 
+    def delete(self, player_id: int) -> int:
+        """Remove a player. Their matches stay (results, replays, the opponent's history), with their seat
+        a guest's; a match against a guest is not rated, so every rating is recomputed from the rated
+        matches that remain. Returns how many matches the player had."""
+        with self.database.transaction() as conn:
+            if conn.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise _no_player(player_id)
+            count = _match_count(conn, player_id)
+            conn.execute("DELETE FROM rating_changes")
+            conn.execute("UPDATE matches SET player0 = NULL WHERE player0 = ?", (player_id,))
+            conn.execute("UPDATE matches SET player1 = NULL WHERE player1 = ?", (player_id,))
+            conn.execute("DELETE FROM players WHERE id = ?", (player_id,))
+            _recompute(conn)
+        return count
+
+    def merge(self, source_id: int, target_id: int) -> Player:
+        """Make ``source_id``'s matches ``target_id``'s (one person entered twice) and remove ``source_id``;
+        every rating is recomputed in match order. A match the two played against each other is kept with
+        the source's seat a guest's (one person cannot play themselves), so it is no longer rated."""
+        if source_id == target_id:
+            raise StoreUsageError(internal("a player cannot be merged into themselves ({player})", player=source_id))
+        with self.database.transaction() as conn:
+            for pid in (source_id, target_id):
+                if conn.execute("SELECT 1 FROM players WHERE id = ?", (pid,)).fetchone() is None:
+                    raise _no_player(pid)
+            conn.execute("DELETE FROM rating_changes")
+            conn.execute("UPDATE matches SET player0 = NULL WHERE player0 = ? AND player1 = ?", (source_id, target_id))
+            conn.execute("UPDATE matches SET player1 = NULL WHERE player1 = ? AND player0 = ?", (source_id, target_id))
+            conn.execute("UPDATE matches SET player0 = ? WHERE player0 = ?", (target_id, source_id))
+            conn.execute("UPDATE matches SET player1 = ? WHERE player1 = ?", (target_id, source_id))
+            conn.execute("DELETE FROM players WHERE id = ?", (source_id,))
+            _recompute(conn)
+        return self.get(target_id)
+
+    def recompute(self) -> None:
+        """Every rating again from the default, through the rated matches in the order they were played."""
+        with self.database.transaction() as conn:
+            conn.execute("DELETE FROM rating_changes")
+            _recompute(conn)
+
     def leaderboard(self, *, min_games: int = 0, limit: int | None = None) -> builtins.list[Standing]:
         """Players by rating (highest first), then rated games (most first), then name; one query."""
         sql = (
@@ -259,6 +311,24 @@ def _history_row(player_id: int, row: Sequence[Any]) -> HistoryRow:
     )
 
 
+def _match_count(conn: sqlite3.Connection, player_id: int) -> int:
+    row = conn.execute("SELECT COUNT(*) FROM matches WHERE player0 = ? OR player1 = ?", (player_id, player_id)).fetchone()
+    return int(row[0])
+
+
+def _recompute(conn: sqlite3.Connection) -> None:
+    """Inside a transaction, with ``rating_changes`` empty: every player back to the default rating, then each
+    finished rated match between two different named players rated again, in match order."""
+    conn.execute("UPDATE players SET rating = ?, rd = ?, volatility = ?, games = 0",
+                 (DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY))
+    rated = conn.execute(
+        "SELECT id, player0, player1, winner FROM matches WHERE finished = 1 AND rated = 1 AND winner IN (0, 1) "
+        "AND reason IS NOT NULL AND reason != 'aborted' AND player0 IS NOT NULL AND player1 IS NOT NULL "
+        "AND player0 != player1 ORDER BY id").fetchall()
+    for match_id, p0, p1, winner in rated:
+        _rate(conn, int(match_id), int(p0), int(p1), int(winner))
+
+
 def is_rated(players: tuple[int | None, int | None], outcome: Outcome) -> bool:
     """Whether a finished match counts for ratings: two named players and a normal end."""
     p0, p1 = players
@@ -278,12 +348,19 @@ def rate_finished(conn: sqlite3.Connection, match_id: int, players: tuple[int | 
     if not is_rated(players, outcome):
         return False
     p0, p1 = players
+    assert p0 is not None and p1 is not None and outcome.winner is not None
+    _rate(conn, match_id, p0, p1, outcome.winner)
+    return True
+
+
+def _rate(conn: sqlite3.Connection, match_id: int, p0: int, p1: int, winner: int) -> None:
+    """Rate one match between ``p0`` and ``p1`` won by seat ``winner``: both players and ``rating_changes``."""
     rows = {
         row[0]: row[1:]
         for row in conn.execute("SELECT id, rating, rd, volatility FROM players WHERE id IN (?, ?)", (p0, p1))
     }
     before = (Rating(*rows[p0]), Rating(*rows[p1]))
-    after = rate_match(before[0], before[1], 1.0 if outcome.winner == 0 else 0.0)
+    after = rate_match(before[0], before[1], 1.0 if winner == 0 else 0.0)
     for seat, (pid, oid) in enumerate(((p0, p1), (p1, p0))):
         b, a = before[seat], after[seat]
         conn.execute(
@@ -292,7 +369,6 @@ def rate_finished(conn: sqlite3.Connection, match_id: int, players: tuple[int | 
         )
         conn.execute(
             "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (match_id, pid, oid, 1.0 if outcome.winner == seat else 0.0,
+            (match_id, pid, oid, 1.0 if winner == seat else 0.0,
              b.rating, b.rd, b.volatility, a.rating, a.rd, a.volatility),
         )
-    return True

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import NS_PER_S, EndReason, Event, MatchConfig, Outcome, SnapshotError
+from engine import EndReason, Event, MatchConfig, Outcome, SnapshotError
 from engine.snapshot import restore_text
-from kiosk.i18n import N_, T, Text
+from kiosk.i18n import N_, T, Text, duration
 from kiosk.store.errors import ResumeFailed, StoreUnavailable, StoreUsageError
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
@@ -55,10 +55,9 @@ class Resumed:
         return o is not None and o.reason is EndReason.ABORTED
 
 
-def _seconds(ns: int) -> str:
-    """A downtime as the messages write it ("12 s", "3.5 s")."""
-    s = ns / NS_PER_S
-    return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
+def _seconds(ns: int) -> Text:
+    """A downtime as the messages write it ("12 s", "3.5 s"), in each reader's language (``kiosk.i18n.duration``)."""
+    return duration(ns)
 
 
 def resume(journal: Journal, boot_id: str, now_ns: int, *,

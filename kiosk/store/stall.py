@@ -7,7 +7,7 @@ cannot be proven and the kiosk aborts it (``match.abort(now_ns, reason)``).
 
 from __future__ import annotations
 
-from kiosk.i18n import T, Text
+from kiosk.i18n import T, Text, duration
 
 NS_PER_S = 1_000_000_000
 
@@ -63,6 +63,6 @@ class StallDetector:
         return None
 
 
-def _seconds(ns: int) -> str:
-    """A gap as the reasons write it ("2.0 s")."""
-    return f"{ns / NS_PER_S:.1f} s"
+def _seconds(ns: int) -> Text:
+    """A gap as the reasons write it ("2.0 s", "12 s"), in each reader's language (``kiosk.i18n.duration``)."""
+    return duration(ns)

@@ -41,9 +41,13 @@ from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import desk_intent, match_intent
+from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
+from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
+from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
+from kiosk.table.due import next_due_ns
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OwnerDesk
-from kiosk.table.players import PlayerDesk
+from kiosk.table.players import PlayerDesk, who
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
@@ -53,11 +57,6 @@ from kiosk.table.texts import Surroundings as Surroundings  # what the machine r
 from kiosk.table.texts import key_legend, status_text
 from kiosk.timesource import Clock
 
-MAX_SLEEP_NS = 1000 * 1_000_000
-"""The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
-BLINK_SLEEP_NS = 125 * 1_000_000
-"""While a low bank makes LEDs blink, the loop wakes this often to drive them."""
-LOW_BANK_NS = 20 * NS_PER_S
 ON_TO_ACT = (do.StepBid, do.MaxBid, do.PlaceBid, do.Accept, do.Decline, do.TapTile, do.TapPoint, do.DrawTile,
              do.Reveal, do.ConfirmAllIn)
 """The match's taps that act for whoever is to act."""
@@ -151,6 +150,7 @@ class Controller:
         if resumed is None:
             return
         session = GameSession(self.config.match, self.rng, boot_id=self.boot_id)
+        session.namer = self.player_name
         session.adopt(resumed.match)
         self.session, self._entered = session, True
         self._practice(resumed.computer_level, session)
@@ -167,6 +167,7 @@ class Controller:
         ``computer_level``: a practice match against the computer at that level (no hand-overs)."""
         settings = self.config.match if computer_level is None else replace(self.config.match, handover=False)
         self.session = GameSession(settings, self.rng, boot_id=self.boot_id)
+        self.session.namer = self.player_name
         self._practice(computer_level, self.session)
         self._entered = False
         self.ui.records.picker = None
@@ -175,8 +176,13 @@ class Controller:
         self._last_input_ns = max(self._last_input_ns, self.clock.now())
         self.ui.screen = Screen.MATCH
         self.ui.help_open = False
+        self.ui.sheet_open = False
         self.ui.confirm_resign.clear()
         self.ui.changed()
+
+    def player_name(self, seat: int) -> str:
+        """Who sits in ``seat`` for the in-game texts: the computer, the named player, or "Player 2" (a ``Text``)."""
+        return who(self.ui.records, self.computer, seat)
 
     def enter_match(self) -> None:
         """Before the first Start: enter the match in the journal with the players now in the seats.
@@ -196,6 +202,7 @@ class Controller:
     def go_home(self) -> None:
         """Back to the home screen (the match, if any, is left; the seats are guests again)."""
         self.desk.reset()
+        self.ui.sheet_open = False
         self.session = None
         self._practice(None, None)
         self.ui.screen = Screen.HOME
@@ -310,6 +317,12 @@ class Controller:
                 self.ui.open_help(player)
             case do.CloseHelp():
                 self.ui.help_open = False
+            case do.OpenScoreSheet(player):
+                self.ui.open_sheet(player)
+            case do.CloseScoreSheet():
+                self.ui.sheet_open = False
+            case do.ScoreSheetPage(page):
+                self.ui.sheet_page = max(0, page)
             case do.NewMatch():
                 self.new_match()
             case do.Rematch():
@@ -405,6 +418,9 @@ class Controller:
             self._computer_turn(now)
             self._start_flights(now)
         self._save(now)  # committed before it is shown (or kept, and the banner says so)
+        if self.desk.advance_replay(now):  # the replay's auto-play
+            self._last_input_ns = max(self._last_input_ns, now)
+            self.ui.changed()
         self._check_holds(now)
         self._repeat_steppers(now)
         self._idle_return(now)
@@ -550,37 +566,8 @@ class Controller:
         return (self.ui.version, self.ui.screen, locked, s.version, live, flying)
 
     def next_due_ns(self, now: int) -> int:
-        """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
-        a message's end, a blinking LED, a chip flight's next frame, an admin hold; at most a second)."""
-        due = [now + MAX_SLEEP_NS]
-        if self.flight is not None:
-            due.append(now + NS_PER_S // self.config.display.fps)
-        s = self.session
-        if s is not None:
-            m = s.match
-            running = m.clock_running
-            if running is not None:
-                delay = m.delay_left_ns(now)
-                left = delay if delay > 0 else m.bank_ns(running, now)
-                due.append(now + left % NS_PER_S + 1)  # the next displayed digit
-                deadline = m.deadline_ns()
-                if deadline is not None:
-                    due.append(deadline)
-                if delay <= 0 and m.bank_ns(running, now) < LOW_BANK_NS:
-                    due.append(now + BLINK_SLEEP_NS)
-            due.extend(message.until_ns for message in s.live_messages(now))
-        if self.computer is not None and s is not None:
-            thought = self.computer.due_ns(s.match, now)
-            if thought is not None:
-                due.append(thought)
-        due.extend(hold.since_ns + self.hold_ns for hold in self._holds.values())
-        repeat = self.steppers.next_due_ns()
-        if repeat is not None:
-            due.append(repeat)
-        until = self.ui.owner.locked_until_ns
-        if self.ui.owner.keypad is not None and until is not None and until > now:
-            due.append(now + (until - now) % NS_PER_S + 1)  # the lock's countdown, and its end
-        return min(due)
+        """When the next thing the screen or the LEDs must show is due (``kiosk.table.due``)."""
+        return next_due_ns(self, now)
 
     # -- texts -------------------------------------------------------------------------------
 

@@ -53,6 +53,14 @@ def desk_intent(desk: PlayerDesk, intent: do.Intent, ui: UiState | None = None) 
             desk.open_replay(match_id)
         case do.ReplayTo(step):
             desk.replay_to(step)
+        case do.ReplayPlay():
+            desk.toggle_autoplay()
+        case do.ChooseManaged(player_id):
+            desk.choose_managed(player_id)
+        case do.ManageAction(action):
+            desk.manage_action(action)
+        case do.ManagePage(page):
+            desk.manage_page(page)
         case do.Back():
             desk.back()
         case _:

@@ -35,6 +35,25 @@ class OpenHelp(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class OpenScoreSheet(Intent):
+    """Open the score sheet (every round's result and transfers) facing ``player`` (None: upright)."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseScoreSheet(Intent):
+    """Close the score sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheetPage(Intent):
+    """Show the score sheet's page ``page``."""
+
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
 class CloseHelp(Intent):
     """Close the rules help."""
 
@@ -246,6 +265,37 @@ class CancelName(Intent):
 @dataclass(frozen=True, slots=True)
 class ConfirmName(Intent):
     """The keyboard's OK: make the player (or say why not)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPlay(Intent):
+    """The replay's Play / Pause: step on by itself (from the first step when at the last), or stop."""
+
+
+@dataclass(frozen=True, slots=True)
+class ManagePlayers(Intent):
+    """The leaderboard's Manage: the owner PIN, then the player management screen."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseManaged(Intent):
+    """On the management screen: choose ``player_id`` (to act on, or as the one to merge into)."""
+
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ManageAction(Intent):
+    """The chosen player's action: "rename", "delete", "merge", "confirm" (Yes), "cancel"."""
+
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class ManagePage(Intent):
+    """Show the management list's page ``page``."""
+
+    page: int
 
 
 @dataclass(frozen=True, slots=True)

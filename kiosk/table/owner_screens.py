@@ -130,6 +130,8 @@ class OwnerDesk:
             case do.EditSettings():
                 o.notice = ""
                 self.open_keypad("settings", facing=self.controller.ui.facing)  # the settings' reader
+            case do.ManagePlayers():
+                self.open_keypad("players", facing=self.controller.ui.facing)
             case do.StepSetting(key, steps):
                 self.step(key, steps)
             case do.NextChoice(key):
@@ -166,6 +168,8 @@ class OwnerDesk:
         elif purpose == "settings":
             o.editing = dict(self.saved)
             o.notice = ""
+        elif purpose == "players":
+            self.controller.desk.open_manage()
         elif self.match_in_progress():
             o.confirm_stop = True
         else:

@@ -19,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
-from kiosk.i18n import N_, Translator
+from kiosk.i18n import N_, TN, T, Translator
 from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players
 from kiosk.table import hangul, layouts
+from kiosk.table.computer import ComputerPlayer, computer_name
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 PICKER_COLUMNS, PICKER_ROWS = 3, 4
 BOARD_ROWS = 6
 HISTORY_ROWS = 5
+MANAGE_ROWS = 4
+REPLAY_STEP_NS = 1_500_000_000
+"""Auto-play shows a step this often."""
 
 RESULTS = {"win": N_("Win"), "loss": N_("Loss"), "aborted": N_("Aborted"), "unfinished": N_("Unfinished")}
 END_REASONS = {"balance": N_("points ran out"), "time": N_("time ran out"), "resign": N_("resigned"),
@@ -116,7 +120,7 @@ class PlayerDesk:
         if self.players is None:
             return
         r = self.records
-        r.typing, r.error, r.upper = "", "", False
+        r.typing, r.error, r.upper, r.renaming = "", "", False, None
         r.layout = layouts.for_language(self.ui.player_language(r.picker))
 
     def keyboard_layout(self, name: str) -> None:
@@ -155,11 +159,14 @@ class PlayerDesk:
         if self.players is None:
             return
         r = self.records
-        r.typing, r.error = None, ""
+        r.typing, r.error, r.renaming = None, "", None
 
     def confirm_name(self) -> None:
-        """Make the typed player and seat them, or say why the name is refused."""
+        """Make the typed player and seat them (or rename the managed player), or say why the name is refused."""
         r = self.records
+        if self.players is not None and r.typing is not None and r.renaming is not None:
+            self._rename(r.renaming, r.typing)
+            return
         if self.players is None or r.typing is None or r.picker is None:
             return
         try:
@@ -169,6 +176,84 @@ class PlayerDesk:
         else:
             r.chosen[r.picker] = player
             r.picker, r.typing, r.error = None, None, ""
+
+    # -- the owner's player management (behind the PIN) -------------------------------------
+
+    def open_manage(self) -> None:
+        """The management screen: every named player, nothing chosen."""
+        if self.players is None:
+            return
+        r = self.records
+        r.manage, r.manage_page, r.managed, r.manage_action, r.merge_target = self.players.list(), 0, None, "", None
+        r.renaming, r.typing, r.manage_notice = None, None, ""
+        self.ui.screen = Screen.PLAYERS
+
+    def manage_page(self, page: int) -> None:
+        if self.players is None:
+            return
+        r = self.records
+        r.manage_page = _within(page, len(r.manage), MANAGE_ROWS)
+
+    def choose_managed(self, player_id: int) -> None:
+        """A row: the player to act on, or (choosing whom to merge into) the one who stays."""
+        r = self.records
+        if self.players is None:
+            return
+        if r.manage_action == "merge":
+            if player_id != r.managed:
+                r.merge_target, r.manage_action = player_id, "merge-confirm"
+            return
+        r.managed, r.manage_action, r.merge_target, r.manage_notice = player_id, "", None, ""
+
+    def manage_action(self, action: str) -> None:
+        """Rename (the keyboard), Delete and Merge (each asks first), Yes, Cancel."""
+        r = self.records
+        if self.players is None or r.managed is None:
+            return
+        if action == "cancel":  # from a question back to the actions, from the actions to no choice
+            if r.manage_action:
+                r.manage_action, r.merge_target = "", None
+            else:
+                r.managed = None
+        elif action == "rename":
+            player = self.players.get(r.managed)
+            r.renaming, r.typing, r.error, r.upper = r.managed, player.name, "", False
+            r.layout = layouts.for_language(self.ui.language)
+        elif action in ("delete", "merge"):
+            r.manage_action, r.merge_target = action, None
+        elif action == "confirm" and r.manage_action == "delete":
+            name = self.players.get(r.managed).name
+            kept = self.players.delete(r.managed)
+            self._managed_done(TN("{name} was deleted; their {n} match stays, with a guest in their seat.",
+                                  "{name} was deleted; their {n} matches stay, with a guest in their seat.",
+                                  kept, name=name))
+        elif action == "confirm" and r.manage_action == "merge-confirm" and r.merge_target is not None:
+            source = self.players.get(r.managed).name
+            target = self.players.merge(r.managed, r.merge_target)
+            self._managed_done(T("{source} was merged into {target}; the ratings were recomputed.", source=source,
+                                 target=target.name))
+
+    def _rename(self, player_id: int, typed: str) -> None:
+        assert self.players is not None
+        r = self.records
+        try:
+            before = self.players.get(player_id).name
+            player = self.players.rename(player_id, typed)
+        except PlayerNameError as exc:
+            r.error = exc.text
+            return
+        r.typing, r.renaming, r.error = None, None, ""
+        r.chosen = [player if p is not None and p.id == player_id else p for p in r.chosen]
+        self._managed_done(T("{old} is now {new}.", old=before, new=player.name), keep=player_id)
+
+    def _managed_done(self, notice: str, keep: int | None = None) -> None:
+        assert self.players is not None
+        r = self.records
+        r.manage, r.managed, r.manage_action, r.merge_target = self.players.list(), keep, "", None
+        r.manage_page = _within(r.manage_page, len(r.manage), MANAGE_ROWS)
+        r.manage_notice = notice
+        r.chosen = [None if p is None or all(q.id != p.id for q in r.manage) else self.players.get(p.id)
+                    for p in r.chosen]
 
     # -- leaderboard, history, replay ------------------------------------------------------
 
@@ -220,7 +305,7 @@ class PlayerDesk:
             if pid is not None:
                 r.names[pid] = self.players.get(pid).name
         r.replay_players = record.players
-        r.replay_at = 0
+        r.replay_at, r.replay_playing, r.replay_due_ns = 0, False, None
         self.ui.screen = Screen.REPLAY
 
     def replay_to(self, step: int) -> None:
@@ -228,6 +313,39 @@ class PlayerDesk:
             return
         r = self.records
         r.replay_at = max(0, min(step, len(r.replay) - 1))
+        r.replay_due_ns = None  # auto-play goes on from here, a whole step later
+
+    def toggle_autoplay(self) -> None:
+        """Play / Pause; Play at the last step starts again from the first."""
+        r = self.records
+        if self.players is None or not r.replay:
+            return
+        r.replay_playing = not r.replay_playing
+        r.replay_due_ns = None
+        if r.replay_playing and next_step(r.replay, r.replay_at) is None:
+            r.replay_at = 0
+
+    def advance_replay(self, now_ns: int) -> bool:
+        """Auto-play at ``now_ns``: show the next step when it is due (stopping after the last); True when
+        the step shown changed."""
+        r = self.records
+        if not r.replay_playing or self.ui.screen != Screen.REPLAY:
+            r.replay_playing = r.replay_playing and self.ui.screen == Screen.REPLAY
+            return False
+        if r.replay_due_ns is None:
+            r.replay_due_ns = now_ns + REPLAY_STEP_NS
+            return False
+        if now_ns < r.replay_due_ns:
+            return False
+        following = next_step(r.replay, r.replay_at)
+        if following is None:
+            r.replay_playing, r.replay_due_ns = False, None
+            return True
+        r.replay_at = following
+        r.replay_due_ns = now_ns + REPLAY_STEP_NS
+        if next_step(r.replay, following) is None:
+            r.replay_playing, r.replay_due_ns = False, None
+        return True
 
     def back(self) -> None:
         """From the replay to its history; from the history to the leaderboard (at the same page)."""
@@ -250,10 +368,38 @@ class PlayerDesk:
         """Back to two guests and no picker (the home screen)."""
         r = self.records
         r.chosen = [None, None]
-        r.picker, r.typing, r.error = None, None, ""
+        r.picker, r.typing, r.error, r.renaming = None, None, "", None
+
+
+# -- the replay's steps -------------------------------------------------------------------------
+
+
+def next_step(steps: Sequence[ReplayStep], at: int) -> int | None:
+    """The next step the replay shows after ``at`` (the hand-overs' reveals are stepped over), or None."""
+    return next((i for i in range(at + 1, len(steps)) if steps[i].step.get("do") != "reveal"), None)
+
+
+def round_starts(steps: Sequence[ReplayStep]) -> list[tuple[int, int]]:
+    """(round, step) of each round's deal, in order: where "jump to a round" goes."""
+    return [(item.match.round, i) for i, item in enumerate(steps) if item.step.get("do") == "start"]
+
+
+def round_of(starts: Sequence[tuple[int, int]], at: int) -> int:
+    """The position in ``starts`` of the round that step ``at`` belongs to (0 before the first deal)."""
+    before = [n for n, (_, i) in enumerate(starts) if i <= at]
+    return before[-1] if before else 0
 
 
 # -- texts ----------------------------------------------------------------------------------------
+
+
+def who(records: Records, computer: ComputerPlayer | None, seat: int) -> str:
+    """Who sits in ``seat`` now, for every in-game text: the computer's name, the named player's name, or
+    "Player 2" for a guest (a ``Text`` where it must be translated: shown in each reader's language)."""
+    if computer is not None and computer.seat == seat:
+        return computer_name(computer.level)
+    player = records.chosen[seat]
+    return T("Player {number}", number=seat + 1) if player is None else player.name
 
 
 def seat_name(t: Translator, records: Records, seat: int) -> str:

@@ -14,6 +14,7 @@ shared screen without asking for a reveal, and the player who just played goes o
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -93,6 +94,11 @@ def match_config(settings: MatchSettings) -> MatchConfig:
     )
 
 
+def guest_name(seat: int) -> Text:
+    """A seat without a name: "Player 2"."""
+    return T("Player {number}", number=seat + 1)
+
+
 class GameSession:
     """A match, its messages and the tile the acting player has picked up."""
 
@@ -115,6 +121,10 @@ class GameSession:
         self.recap = Recap()
         """What each player has not seen the opponent do yet (the hand-over card's summary line)."""
         self._delay_told = False
+        self.namer: Callable[[int], str] = guest_name
+        """Who sits in a seat, for the messages: a name, or "Player 2" (the controller gives the seats' names)."""
+        self.abort_reason: Text | None = None
+        """Why the kiosk aborted this match (its parameters still texts: "2,5 s" in Ukrainian), or None."""
 
     # -- what the screen shows -----------------------------------------------------
 
@@ -145,6 +155,7 @@ class GameSession:
         """Abort the match without a result (the stall watch) and say why (the match keeps the message
         id and its parameters, so the match-over screen and the journal can say it in any language)."""
         self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
+        self.abort_reason = reason
         self.version += 1
         self.say(T("Match aborted: {reason}", reason=reason), now_ns)
 
@@ -216,7 +227,7 @@ class GameSession:
         elif phase is Phase.MATCH_OVER:
             self.say(T("The match is over."), arrival_ns, player)
         elif phase is Phase.HANDOVER:
-            self.say(T("Waiting for player {number} to reveal.", number=m.to_act + 1 if m.to_act is not None else "?"),
+            self.say(T("Waiting for {player} to reveal.", player=self.namer(m.to_act) if m.to_act is not None else "?"),
                      arrival_ns, player)
         return False
 
@@ -406,15 +417,15 @@ class GameSession:
             self.events.append(event)
             if isinstance(event, Transfer):
                 if event.reason is TransferReason.SCORE:
-                    self.say(TN("Player {number} scores {n}", "Player {number} scores {n}", event.points,
-                                number=event.payee + 1), now_ns, None, "score")
+                    self.say(TN("{player} scores {n}", "{player} scores {n}", event.points,
+                                player=self.namer(event.payee)), now_ns, None, "score")
                 elif event.reason is TransferReason.AUCTION:
-                    self.say(TN("Player {number} pays {n} for the opening", "Player {number} pays {n} for the opening",
-                                event.points, number=event.payer + 1), now_ns, None, "score")
+                    self.say(TN("{player} pays {n} for the opening", "{player} pays {n} for the opening",
+                                event.points, player=self.namer(event.payer)), now_ns, None, "score")
             elif isinstance(event, RoundEnded) and event.blocked:
                 self.say(T("Blocked: both players passed"), now_ns)
             elif isinstance(event, RoundEnded):
-                self.say(T("Domino! Player {number} played the last tile", number=event.dominoer + 1), now_ns)  # type: ignore[operator]
+                self.say(T("Domino! {player} played the last tile", player=self.namer(event.dominoer or 0)), now_ns)
             elif isinstance(event, MatchEnded) and event.outcome.reason is EndReason.TIME:
                 self.say(T("Time is up"), now_ns)
 
@@ -436,7 +447,7 @@ class GameSession:
                 self._auto(Reveal(player), now_ns, saw=True)  # the device never changed hands
             elif m.phase is Phase.PLAY and m.must_pass():
                 self._auto(Pass(player), now_ns, saw=False)
-                self.say(T("Player {number} cannot play and passes", number=player + 1), now_ns)
+                self.say(T("{player} cannot play and passes", player=self.namer(player)), now_ns)
                 passed = player
             else:
                 return

@@ -24,6 +24,8 @@ class Screen(StrEnum):
     LEADERBOARD = "leaderboard"
     HISTORY = "history"
     REPLAY = "replay"
+    PLAYERS = "players"
+    """The owner's player management (behind the PIN): rename, delete, merge."""
     PRACTICE = "practice"
     """The choice of the computer's level (and the person's language) for a practice match."""
 
@@ -71,11 +73,27 @@ class Records:
     replay: list[ReplayStep] = field(default_factory=list)
     replay_row: HistoryRow | None = None
     replay_at: int = 0
+    replay_playing: bool = False
+    """The replay plays itself, a step every ``players.REPLAY_STEP_NS``."""
+    replay_due_ns: int | None = None
+    """When auto-play shows its next step (None: from the next frame's time on)."""
     replay_players: tuple[int | None, int | None] = (None, None)
     names: dict[int, str] = field(default_factory=dict)
     """Player ids to names, for the replay's heading."""
     computer_levels: dict[int, int] = field(default_factory=dict)
     """The history's practice matches: match id to the computer's level."""
+    manage: list[Player] = field(default_factory=list)
+    """The owner's player management: every named player (name order)."""
+    manage_page: int = 0
+    managed: int | None = None
+    """The player chosen on the management screen."""
+    manage_action: str = ""
+    """"" (choose an action), "delete" (confirm), "merge" (choose whom into), "merge-confirm"."""
+    merge_target: int | None = None
+    renaming: int | None = None
+    """The player whose new name the keyboard types (None: the keyboard makes a new player)."""
+    manage_notice: str = ""
+    """What the last change did (a ``Text``)."""
     layout: str = "latin"
     """The keyboard's layout ("latin", "cyrillic", "hangul"; ``kiosk.table.layouts``): the player's own when it opens."""
 
@@ -149,6 +167,11 @@ class UiState:
     facing: int | None = None
     """The seat whose half of the home screen opened the screen shown (settings, leaderboard, history,
     replay, level choice, and the settings' PIN keypad): it faces them in table orientation."""
+    sheet_open: bool = False
+    """The score sheet is open over the table's middle (``kiosk.ui.scenes.scoresheet``)."""
+    sheet_facing: int | None = None
+    """The player who opened the score sheet (it faces them in table orientation; None: upright)."""
+    sheet_page: int = 0
     records: Records = field(default_factory=Records)
     """Named players: the seats' choices, the picker and keyboard, leaderboard, history, replay."""
     owner: OwnerState = field(default_factory=OwnerState)
@@ -181,6 +204,10 @@ class UiState:
         """The help's tabs: the help in ``language``, from its first page."""
         self.help_language = normalise(language)
         self.help_page = 0
+
+    def open_sheet(self, player: int | None = None) -> None:
+        """The score sheet, at the page of the latest rounds, facing ``player`` (None: upright)."""
+        self.sheet_open, self.sheet_facing, self.sheet_page = True, player, -1
 
     def open_help(self, player: int | None = None) -> None:
         """The help opens at its first page, facing ``player`` in their language (None: the host's)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from hardware.events import Button
 from kiosk.config import KioskConfig
-from kiosk.i18n import NATIVE_NAMES, translator
+from kiosk.i18n import DECIMAL_SEPARATORS, NATIVE_NAMES, Translator, translator
 from kiosk.i18n.messages import as_text
 
 
@@ -53,7 +53,7 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
         else t._("Screen: {width} x {height}, upright orientation", **size),
         t._("Hand-over screen between turns: on") if c.match.handover else t._("Hand-over screen between turns: off"),
         t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
-             c.match.balances, bank=format(c.match.bank_seconds, "g"), delay=format(c.match.delay_seconds, "g")),
+             c.match.balances, bank=_number(t, c.match.bank_seconds), delay=_number(t, c.match.delay_seconds)),
         t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
             panel=panels.get(panel, panel) if panel else t._("none")),
         t._("Language: {language}", language=NATIVE_NAMES[t.language]),
@@ -66,3 +66,8 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
         lines.append(t.n_("… and {n} more warning: python -m kiosk.config --check lists every one",
                           "… and {n} more warnings: python -m kiosk.config --check lists every one", more))
     return "\n".join(lines)
+
+
+def _number(t: Translator, value: float) -> str:
+    """A setting's number as ``t``'s language writes it ("2.5" / "2,5")."""
+    return format(value, "g").replace(".", DECIMAL_SEPARATORS.get(t.language, "."))

@@ -30,6 +30,7 @@ from kiosk.ui.scenes.home import Home
 from kiosk.ui.scenes.keyboard import Keyboard
 from kiosk.ui.scenes.keypad import Keypad, KeypadBeside, StopBeside, StopConfirm
 from kiosk.ui.scenes.leaderboard import Leaderboard
+from kiosk.ui.scenes.manage import ManagePlayers
 from kiosk.ui.scenes.match_over import MatchOver
 from kiosk.ui.scenes.picker import Picker
 from kiosk.ui.scenes.play import Play
@@ -38,6 +39,7 @@ from kiosk.ui.scenes.ready import Ready
 from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
 from kiosk.ui.scenes.saving import SavingBanner
+from kiosk.ui.scenes.scoresheet import ScoreSheet
 from kiosk.ui.scenes.settings import Settings
 from kiosk.ui.scenes.settings_edit import SettingsEditor
 from kiosk.ui.scenes.settlement import Settlement
@@ -61,7 +63,7 @@ class Stage:
         """The same over a match in progress: on the half of the player not to act."""
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
-            Screen.PRACTICE: Practice(context),
+            Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context),
         }
         self.tables: dict[TableScreen, TableScene] = {
             TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),
@@ -71,6 +73,7 @@ class Stage:
         self.confirms = (ResignConfirm(context, 0), ResignConfirm(context, 1))
         self.help_full = Help(context, over_table=False)
         self.help_table = Help(context, over_table=True)
+        self.sheet = ScoreSheet(context)
         self.banner = Banner(context)
         self.saving = SavingBanner(context)
         self.flight = Flight(context)
@@ -107,6 +110,8 @@ class Stage:
             scenes.append(self.help_full)
         elif ui.help_open and table is not None:
             scenes.append(self.help_table)
+        if ui.sheet_open and table is not None and not ui.help_open:
+            scenes.append(self.sheet)
         if screen not in (Screen.MATCH, Screen.SETTINGS) and warning_lines(self.context):
             scenes.append(self.banner)  # the settings screen lists them all
         elif table is not None and ui.saving is not None:
@@ -115,6 +120,8 @@ class Stage:
             scenes.append(self.flight)
         if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
+        elif screen is Screen.PLAYERS and ui.records.typing is not None:  # the owner renames a player
+            scenes.append(self.keyboard)
         beside = ui.owner.keypad == "exit" and self.controller.owner.match_in_progress()  # not over the acting side
         if ui.owner.confirm_stop:  # the owner's, over everything (over a match in progress: beside it)
             scenes.append(self.beside[1] if self.controller.owner.match_in_progress() else self.stop_confirm)
@@ -141,7 +148,7 @@ class Stage:
         hotspots: list[Hotspot] = []
         clocks: list[ClockSpot] = []
         for scene in stack[first:]:
-            if isinstance(scene, Help) and layout.RECORDER is not None:  # what the help covers is not read
+            if isinstance(scene, (Help, ScoreSheet)) and layout.RECORDER is not None:  # what they cover is not read
                 layout.RECORDER.cover(scene.rect)
             hotspots += scene.draw(surface, now)
             clocks += scene.clocks()

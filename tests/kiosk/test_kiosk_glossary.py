@@ -151,7 +151,7 @@ def test_the_patterns_tell_the_term_from_look_alikes() -> None:
     assert uses("double", "The first double of the round") and not uses("double", "the whole double-six set")
     assert uses("hand", "reveal their hand") and not uses("hand", "A raise hands the clock to the other player")
     assert not uses("hand", "Hand-over screen between turns: on")
-    assert uses("going out", "Domino! Player {number} went out") and not uses("going out", "A Fives domino duel")
+    assert uses("going out", "Domino! {player} went out") and not uses("going out", "A Fives domino duel")
     assert uses("pass", "both players passed") and not uses("pass", "The turn then passes to the other player")
     assert not uses("bid", "Spectacular Bid") and uses("bid", "Bid {bid}")
     assert not uses("decline", "RAISE bids 15, DECLINE lets the jockey open") and uses("decline", "Decline")
@@ -174,7 +174,7 @@ def test_the_glossary_check_finds_the_words_the_review_found(tmp_path: Path) -> 
     shutil.copytree(i18n.LOCALE_DIR, locale)
     old: dict[str, dict[str | tuple[str, int], str]] = {
         "ko": {"Decline": "포기", "Boneyard {n}": "남은 타일 {n}"},
-        "uk": {"Domino! Player {number} went out": "Доміно! Гравець {number} зробив доміно",
+        "uk": {"Domino! {player} went out": "Доміно! {player} зробив доміно",
                ("{n} pip left in hand", 0): "на руках {n} очко"},
         "id": {"{player} draws a tile": "{player} mengambil kartu", "Previous": "Sebelum"},
     }
@@ -244,8 +244,77 @@ def test_a_refused_play_shows_no_english_slot_word_in_another_language(language:
         assert not SLOT_WORDS.search(shown), shown
         assert str(point) not in shown and slot.value not in shown, shown
     expected = {
-        "ko": "[2|5]은(는) [3|4]의 높은 끝(4)에 맞지 않습니다.",
+        "ko": "[2|5]는 [3|4]의 높은 끝(4)에 맞지 않습니다.",  # 5 is read 오: 는, not 은(는)
         "uk": "[2|5] не підходить до значення 4 на більшому кінці [3|4].",
         "id": "[2|5] tidak cocok dengan 4 di ujung tinggi [3|4].",
     }
     assert t(refusal_text(_no_match(Slot.HIGH))) == expected[language]
+
+
+# -- the second review's words (issue 20, point 21) -------------------------------------------------
+
+REVIEWED: dict[tuple[str, str], str] = {
+    ("ko", "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}."):
+        "의 시간에서 차감되었습니다",
+    ("ko", "When a bid is accepted, the bidder pays it to the other player and opens with any tile. The jockey's own "
+           "winning bid costs 15 less, never below 0: an accepted jockey bid of 20 costs 5, and the other player "
+           "receives those 5."): "기수의 20점 입찰이 수락되면 5점만 내고, 상대는 그 5점을 받습니다",
+    ("ko", "{jockey} dominoed and is the jockey (15-point credit on their own bid)"): "기수가 되었습니다",
+    ("uk", "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}."):
+        "списано із запасу часу гравця {number}",
+    ("uk", "{first} vs {second}"): "{first} — {second}",
+    ("uk", "If both players have to pass in a row, the round is blocked. The player with fewer pips in hand receives "
+           "the other hand's whole pip total rounded to the nearest 5, without subtracting their own: hands of 4 and "
+           "18 pay the lighter hand 20, and 17 would round to 15. Equal totals pay nothing. The next round opens by "
+           "rank, with no jockey."): "до найближчої п’ятірки",
+    ("uk", "No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."): "ставки, яку можна прийняти",
+    ("uk", "Decline"): "Відмовитися",
+    ("uk", "No font for Hangul found: install {package}. Korean shows empty boxes."): "хангиль",
+    ("uk", "After every tile, the opening one included, add up the open ends. A double lying at an end counts both "
+           "halves. The spinner counts its two halves once while one of its line ends is uncovered; its open sides "
+           "count nothing until a tile is laid on them."): "Розгалужувальний дубль враховує",
+    ("uk", "{player} wins"): "{player} перемагає",
+    ("uk", "handshaking"): "встановлює зв’язок",
+    ("id", "Tap a tile to pick it up, then tap a lit place on the board; a tile that fits only one place goes there "
+           "on a second tap. Tap the boneyard to draw."): "Ketuk ubin untuk memilihnya",
+    ("id", "That is not an open connection point."): "sambungan",
+    ("id", "After every tile, the opening one included, add up the open ends. A double lying at an end counts both "
+           "halves. The spinner counts its two halves once while one of its line ends is uncovered; its open sides "
+           "count nothing until a tile is laid on them."): "Kedua separuh spinner dihitung",
+    ("ko", "{seconds} s"): "{seconds}초",
+    ("uk", "{seconds} s"): "{seconds} с",
+    ("id", "{seconds} s"): "{seconds} detik",
+}
+"""Entries the second review corrected, and the words each must keep."""
+NOT_AGAIN: dict[str, tuple[str, ...]] = {
+    "ko": ("에게 계산되었습니다", "수락된 기수의 20 입찰은"),
+    "uk": ("зараховано гравцеві", "гангил", "найближчих 5", "ставки, щоб прийняти"),
+    "id": ("titik sambung", "Spinner menghitung"),
+}
+"""What the review found wrong, anywhere in the catalog."""
+RESERVED = {("id", "ambil"): "draw"}
+"""A word kept for one term: Indonesian *mengambil* is the seed's word for drawing, so no other entry uses it
+(a tile is picked up with *memilih*, a score is *memperoleh*)."""
+
+
+@pytest.mark.parametrize(("language", "msgid"), sorted(REVIEWED))
+def test_the_reviewed_entries_keep_their_words(language: str, msgid: str) -> None:
+    found = {m: strings for m, _, strings in entries(language)}
+    assert msgid in found, f"{language}: {msgid!r} is gone or untranslated"
+    assert all(REVIEWED[language, msgid] in form for form in found[msgid]), found[msgid]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_words_the_review_found_wrong_are_gone(language: str) -> None:
+    for msgid, _, strings in entries(language):
+        for bad in NOT_AGAIN[language]:
+            assert not any(bad in form for form in strings), f"{language}: {bad!r} in {msgid!r}"
+
+
+def test_a_reserved_word_is_used_only_for_its_term() -> None:
+    terms = {t.name: t for t in glossary()}
+    for (language, word), name in RESERVED.items():
+        for msgid, english, strings in entries(language):
+            if any(word in form.casefold() for form in strings):
+                assert any(p.search(searched(e)) for p in terms[name].patterns for e in english), \
+                    f"{language}: {word!r} ({name}) in {msgid!r}, which is not about {name}"

@@ -50,7 +50,7 @@ def test_no_text_is_written_into_the_screens_without_the_catalogs() -> None:
 
 def test_ukrainian_has_three_plural_forms_korean_and_indonesian_one() -> None:
     uk, ko, id_ = i18n.translator("uk"), i18n.translator("ko"), i18n.translator("id")
-    forms = {n: uk.n_("Player {number} scores {n}", "Player {number} scores {n}", n, number=1) for n in (1, 2, 5, 11, 21, 22, 25)}
+    forms = {n: uk.n_("{player} scores {n}", "{player} scores {n}", n, player="Олена") for n in (1, 2, 5, 11, 21, 22, 25)}
     assert forms[1].endswith("1 бал") and forms[21].endswith("21 бал")
     assert forms[2].endswith("2 бали") and forms[22].endswith("22 бали")
     assert forms[5].endswith("5 балів") and forms[11].endswith("11 балів") and forms[25].endswith("25 балів")
@@ -65,11 +65,11 @@ def test_ukrainian_has_three_plural_forms_korean_and_indonesian_one() -> None:
 
 
 def test_deferred_texts_are_english_strings_that_translate_later() -> None:
-    message = i18n.T("Player {number} cannot play and passes", number=2)
+    message = i18n.T("{player} cannot play and passes", player=i18n.T("Player {number}", number=2))
     assert message == "Player 2 cannot play and passes" and isinstance(message, str)
-    assert i18n.translator("ko")(message) == "플레이어 2은(는) 놓을 타일이 없어 차례를 넘깁니다"
+    assert i18n.translator("ko")(message) == "플레이어 2는 놓을 타일이 없어 차례를 넘깁니다"  # 2 is read 이: 는
     assert i18n.translator("uk")(message) == "Гравець 2 не може зіграти й пропускає хід"
-    score = i18n.TN("Player {number} scores {n}", "Player {number} scores {n}", 15, number=1)
+    score = i18n.TN("{player} scores {n}", "{player} scores {n}", 15, player=i18n.T("Player {number}", number=1))
     assert score == "Player 1 scores 15" and i18n.translator("uk")(score) == "Гравець 1 отримує 15 балів"
     assert i18n.translator("id")("plain text") == "plain text"
 

@@ -24,7 +24,9 @@ picker          who plays in a seat
 keyboard        a new player's name
 leaderboard     named players by rating
 history         a player's matches
-replay          a stored match step by step
+replay          a stored match step by step, auto-play, jumps to a round
+scoresheet      each round's result and transfers (over the table's middle)
+manage          the owner's player management: rename, delete, merge (behind the PIN)
 keypad          the owner PIN keypad, "Stop the kiosk?"
 settings_edit   the owner's settings editor
 ==============  ======================================================================

@@ -4,6 +4,8 @@ costs; Decline or Accept, Bid with its stepper (-5 / +5) and the quick bids (+25
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from engine import AuctionView
@@ -20,7 +22,7 @@ from kiosk.table.intents import (
     Resign,
     StepBid,
 )
-from kiosk.table.session import GameSession
+from kiosk.table.session import GameSession, guest_name
 from kiosk.ui import theme
 from kiosk.ui.scenes.fitted import IMPORTANT, MIN_TARGET, Card, CardButton, FlowLine, flow, row
 from kiosk.ui.scenes.table import Button, TableScene
@@ -30,20 +32,21 @@ STEP_SHARES = (1.0, 1.0, 1.0, 2.4)
 """-5, +5, +25 and "All I can afford" side by side: the long label gets more room."""
 
 
-def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, balance: int) -> list[FlowLine]:
+def auction_lines(t: Translator, auction: AuctionView, player: int, draft: int, balance: int,
+                  who: Callable[[int], str] = guest_name) -> list[FlowLine]:
     """What the player to act reads: the question, the standing bid or the jockey, what their bid
     would cost (and that paying their whole balance loses at once), or that they cannot bid."""
     other = 1 - player
     if auction.bid is None:
-        head = t._("Player {number}: bid for the opening, or decline", number=player + 1)
-        standing = t._("Player {jockey} dominoed and is the jockey (15-point credit on their own bid)",
-                       jockey=auction.jockey + 1)
+        head = t._("{player}: bid for the opening, or decline", player=who(player))
+        standing = t._("{jockey} dominoed and is the jockey (15-point credit on their own bid)",
+                       jockey=who(auction.jockey))
     else:
-        head = t._("Player {number}: accept {bid} or raise", number=player + 1, bid=auction.bid)
+        head = t._("{player}: accept {bid} or raise", player=who(player), bid=auction.bid)
         cost = auction.cost(other, auction.bid)
-        standing = t.n_("Player {number} bids {bid}: accepting makes them pay {n} and open",
-                        "Player {number} bids {bid}: accepting makes them pay {n} and open", cost,
-                        number=other + 1, bid=auction.bid)
+        standing = t.n_("{player} bids {bid}: accepting makes them pay {n} and open",
+                        "{player} bids {bid}: accepting makes them pay {n} and open", cost,
+                        player=who(other), bid=auction.bid)
     # the facts the player acts on are never drawn under IMPORTANT px; the heading (the buttons say it too)
     # gives way first when the card is small
     lines = [FlowLine(head, theme.ACCENT, heading=True, keep=0), FlowLine(standing, theme.TEXT, keep=2, floor=IMPORTANT)]
@@ -80,7 +83,7 @@ class Auction(TableScene):
             return  # half says that it is thinking
         t = context.t_for(player)
         draft = session.shown_bid()  # what RAISE bids too
-        lines = auction_lines(t, auction, player, draft, m.balances[player])
+        lines = auction_lines(t, auction, player, draft, m.balances[player], self.context.controller.player_name)
         top = max(auction.max_bid[player], auction.min_bid)
         computer = context.controller.computer
         theirs = computer is not None and computer.seat == player  # the computer's card takes no tap

@@ -25,15 +25,14 @@ class Handover(TableScene):
 
     def player_name(self, t: Translator, player: int) -> str:
         """``player``'s name at the table ("Player 2" for a guest)."""
-        named = self.context.ui.records.chosen[player]
-        return named.name if named is not None else t._("Player {number}", number=player + 1)
+        return t(self.context.controller.player_name(player))
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         player = session.match.to_act
         assert player is not None
         context = self.context
         t = context.t_for(player)
-        lines = [FlowLine(t._("Player {number}'s turn", number=player + 1), theme.ACCENT, heading=True, keep=5)]
+        lines = [FlowLine(t._("{player}'s turn", player=self.player_name(t, player)), theme.ACCENT, heading=True, keep=5)]
         recap = recap_text(t, self.player_name(t, 1 - player), session.recap.for_player(player))
         if recap:
             lines.append(FlowLine(recap, theme.SCORE, keep=4))

@@ -45,15 +45,17 @@ class Keyboard(Scene):
         context = self.context
         r = context.ui.records
         seat = r.picker
-        assert seat is not None and r.typing is not None
+        assert r.typing is not None
         w, h = context.size
         t = context.t_for(seat)
         layer = Layer(context, seat)
         pad = max(6, w // 80)
         gap = max(4, w // 160)
         head = pygame.Rect(pad, int(h * 0.01), w - 2 * pad, int(h * 0.08))
-        text(layer.surface, t._("Player {number}: new player's name", number=seat + 1), head, head.height,
-             theme.ACCENT, bold=True)
+        renamed = next((p.name for p in r.manage if p.id == r.renaming), "") if r.renaming is not None else None
+        heading = t._("Player {number}: new player's name", number=(seat or 0) + 1) if renamed is None else \
+            t._("New name for {name}", name=renamed)
+        text(layer.surface, heading, head, head.height, theme.ACCENT, bold=True)
         field_rect = pygame.Rect(w // 6, head.bottom + 2, w * 2 // 3, int(h * 0.1))
         pygame.draw.rect(layer.surface, theme.PANEL, field_rect, border_radius=6)
         pygame.draw.rect(layer.surface, theme.ACCENT, field_rect, width=2, border_radius=6)

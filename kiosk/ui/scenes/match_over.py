@@ -8,7 +8,6 @@ import pygame
 from engine import EndReason
 from engine.events import TIMING_FAILURE
 from kiosk.i18n import N_, Text, Translator
-from kiosk.table.computer import computer_name
 from kiosk.table.intents import GoHome, OpenHelp, Rematch
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
@@ -37,17 +36,10 @@ class MatchOver(TableScene):
         assert o is not None
         lines: list[Line]
         if o.winner is None:
-            detail = t(Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params)))
+            detail = t(session.abort_reason or Text(o.detail_template or TIMING_FAILURE, dict(o.detail_params)))
             lines = [(t._("Match aborted - no result"), 3, theme.DANGER_TEXT), (detail[:1].upper() + detail[1:], 2, theme.TEXT)]
         else:
-            named = self.context.ui.records.chosen[o.winner]
-            computer = self.context.controller.computer
-            if computer is not None and computer.seat == o.winner:
-                title = t._("{name} wins", name=t(computer_name(computer.level)))
-            elif named is not None:
-                title = t._("{name} wins", name=named.name)
-            else:
-                title = t._("Player {number} wins", number=o.winner + 1)
+            title = t._("{name} wins", name=self.context.controller.player_name(o.winner))
             lines = [(title, 3, theme.ACCENT), (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
         b = session.match.balances
         lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))

@@ -1,4 +1,5 @@
-"""Who plays in a seat: the named players (3 × 4 a page, the one in the other seat greyed out),
+"""Who plays in a seat: the named players with their ratings ("1500?" provisional; 3 × 4 a page, the one in
+the other seat greyed out),
 Guest, New player, Cancel — full screen, turned toward that seat's player in table mode."""
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Picker(Scene):
             row, col = divmod(i, PICKER_COLUMNS)
             rect = pygame.Rect(pad + col * (cell_w + gap), top + row * (cell_h + gap), cell_w, cell_h)
             taken = other is not None and other.id == player.id
-            layer.button(rect, player.name, PickPlayer(seat, player.id),
+            layer.button(rect, f"{player.name}  {player.rating_text}", PickPlayer(seat, player.id),
                          primary=current is not None and current.id == player.id, enabled=not taken)
         pager(layer, t, r.picker_page, pages(len(r.choices), per_page), PickerPage,
               pygame.Rect(pad, bottom + gap, w - 2 * pad, int(h * 0.09)))

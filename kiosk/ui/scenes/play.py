@@ -40,13 +40,13 @@ class Play(TableScene):
                 pygame.draw.rect(surface, theme.TEXT, ring, width=4, border_radius=10)
                 layout.board_item(surface, ring, "lit")  # no message may cover the ringed point
         if m.layout.is_empty and m.to_act is not None:
-            opener = m.to_act + 1
+            opener = self.context.controller.player_name(m.to_act)
 
             def why(t: Translator) -> list[Line]:
                 if m.opening_tile:
-                    return [(t._("Player {number} must open with [{tile}]", number=opener, tile=m.opening_tile), 2,
+                    return [(t._("{player} must open with [{tile}]", player=opener, tile=m.opening_tile), 2,
                              theme.TEXT)]
-                return [(t._("Player {number} opens with any tile", number=opener), 2, theme.TEXT)]
+                return [(t._("{player} opens with any tile", player=opener), 2, theme.TEXT)]
 
             self.card_top(surface, why)
 

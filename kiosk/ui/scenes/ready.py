@@ -31,8 +31,9 @@ class Ready(TableScene):
             if m.jockey is None:
                 how = t._("Ranked opening: the highest double opens (no double: the heaviest tile)")
             else:
-                how = t._("Auction: player {jockey} is the jockey; player {bidder} bids first",
-                          jockey=m.jockey + 1, bidder=2 - m.jockey)
+                who = self.context.controller.player_name
+                how = t._("Auction: {jockey} is the jockey; {bidder} bids first",
+                          jockey=who(m.jockey), bidder=who(1 - m.jockey))
             return [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
                     (t._("Clocks are stopped. Either player presses Start."), 2, theme.TEXT_DIM)]
 

@@ -1,15 +1,16 @@
 """The step-through replay of a stored match: the board and both hands after each step (player 2's
 hand above the board, player 1's below, each named; a tile just placed outlined with its score),
 the step in words ("Anna plays [1|4]"), round, balances, end count and, at the last step, the
-winner; first / previous / next / last; Back to the history. The hand-overs' reveals are journal
+winner; first / previous round / previous / Play-Pause / next / next round / last; Back to the history.
+Play steps on by itself (``PlayerDesk.advance_replay``, a step every 1.5 s) until the last step or Pause. The hand-overs' reveals are journal
 steps but not moves: the replay steps over them."""
 
 from __future__ import annotations
 
 import pygame
 
-from kiosk.table.intents import Back, ReplayTo
-from kiosk.table.players import outcome_text, seat_name, step_text
+from kiosk.table.intents import Back, Intent, ReplayPlay, ReplayTo
+from kiosk.table.players import outcome_text, round_of, round_starts, seat_name, step_text
 from kiosk.table.state import ReplayStep
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import draw_board_area, draw_hand
@@ -41,7 +42,7 @@ def placed_score(steps: list[ReplayStep], index: int) -> int | None:
 class Replay(Scene):
     """One stored step (``records.replay_at``) of the match being replayed."""
 
-    offers = (Back, ReplayTo)
+    offers = (Back, ReplayTo, ReplayPlay)
     opaque = True
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
@@ -95,14 +96,26 @@ class Replay(Scene):
                 draw_board_area(layer.surface, board, m.layout, [], last_score=placed_score(r.replay, shown[at]))
         fy = h - foot_h - int(h * 0.02)
         left = max(pad, context.regions.admin_area.right + pad)  # the owner's hold corner stays clear
-        bw = (w - left - pad - 3 * pad) // 4
         last = len(shown) - 1
-        for i, (label, target, enabled) in enumerate((
-            ("|◀", 0, at > 0),
-            (t._("Previous"), at - 1, at > 0),
-            (t._("Next"), at + 1, at < last),
-            ("▶|", last, at < last),
-        )):
-            layer.button(pygame.Rect(left + i * (bw + pad), fy, bw, foot_h), label,
-                         ReplayTo(shown[max(0, min(target, last))] if shown else 0), primary=i == 2, enabled=enabled)
+        starts = round_starts(r.replay)
+        current = round_of(starts, shown[at]) if shown else 0
+        earlier, later = max(0, current - 1), min(len(starts) - 1, current + 1)
+        buttons: list[tuple[str, Intent, bool, float]] = [
+            ("|◀", ReplayTo(shown[0] if shown else 0), at > 0, 0.6),
+            ("◀ " + t._("Round {number}", number=starts[earlier][0] if starts else 1),  # the arrows are no text
+             ReplayTo(starts[earlier][1] if starts else 0), bool(starts) and current > 0, 1.0),
+            (t._("Previous"), ReplayTo(shown[max(0, at - 1)] if shown else 0), at > 0, 1.0),
+            (t._("Pause") if r.replay_playing else t._("Play"), ReplayPlay(), last > 0, 1.0),
+            (t._("Next"), ReplayTo(shown[min(last, at + 1)] if shown else 0), at < last, 1.0),
+            (t._("Round {number}", number=starts[later][0] if starts else 1) + " ▶",
+             ReplayTo(starts[later][1] if starts else 0), bool(starts) and current < len(starts) - 1, 1.0),
+            ("▶|", ReplayTo(shown[last] if shown else 0), at < last, 0.6),
+        ]
+        unit = (w - left - pad - (len(buttons) - 1) * pad // 2) / sum(b[3] for b in buttons)
+        x = float(left)
+        for label, intent, enabled, share in buttons:
+            bw = int(unit * share)
+            layer.button(pygame.Rect(int(x), fy, bw, foot_h), label, intent, primary=isinstance(intent, ReplayPlay),
+                         enabled=enabled)
+            x += bw + pad // 2
         return layer.finish(surface)

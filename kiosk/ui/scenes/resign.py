@@ -52,7 +52,7 @@ class ResignConfirm(Scene):
         text(local, t._("Resign the match?"), question, question.height * 3 // 4, theme.TEXT, bold=True, align="left")
         pad = max(6, area.height // 16)
         why = pygame.Rect(yes.right + 2 * pad, yes.y, no.x - yes.right - 4 * pad, yes.height)
-        text_or_wrap(local, t._("Yes ends the match: Player {number} wins.", number=2 - player), why,
+        text_or_wrap(local, t._("Yes ends the match: {player} wins.", player=context.controller.player_name(1 - player)), why,
                      max(16, why.height * 2 // 5), theme.TEXT_DIM)
         draw_button(local, yes, t._("Yes"))
         draw_button(local, no, t._("No"), primary=True)

@@ -42,9 +42,9 @@ class Settlement(TableScene):
         lines: list[Line] = []
         if ended is not None and not ended.blocked:
             assert ended.dominoer is not None
-            lines.append((t._("Domino! Player {number} went out", number=ended.dominoer + 1), 3, theme.ACCENT))
-            lines.append((t._("Player {number} is the jockey of the next auction", number=ended.dominoer + 1), 2,
-                          theme.TEXT))
+            who = self.context.controller.player_name(ended.dominoer)
+            lines.append((t._("Domino! {player} went out", player=who), 3, theme.ACCENT))
+            lines.append((t._("{player} is the jockey of the next auction", player=who), 2, theme.TEXT))
         elif ended is not None:
             a, b = ended.pips
             lines.append((t._("Blocked: both players passed"), 3, theme.ACCENT))
@@ -53,9 +53,9 @@ class Settlement(TableScene):
             else:
                 moved = 0 if paid is None else paid.points  # what the engine moved (capped, rounded)
                 lighter = 0 if a < b else 1
-                lines.append((t.n_("Pips {a} vs {b}: player {number} receives {n}",
-                                   "Pips {a} vs {b}: player {number} receives {n}", moved,
-                                   a=a, b=b, number=lighter + 1), 2, theme.TEXT))
+                lines.append((t.n_("Pips {a} vs {b}: {player} receives {n}",
+                                   "Pips {a} vs {b}: {player} receives {n}", moved,
+                                   a=a, b=b, player=self.context.controller.player_name(lighter)), 2, theme.TEXT))
         lines.append((t._("Balances: Player 1 {first}, Player 2 {second}. Press Continue.", first=m.balances[0],
                           second=m.balances[1]), 2, theme.TEXT_DIM))  # whose is whose, on either half
         return lines

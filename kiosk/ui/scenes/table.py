@@ -18,7 +18,7 @@ from engine import Draw, Match, Phase, Point, Tile
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
 from kiosk.table.computer import computer_name
-from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, TapTile
+from kiosk.table.intents import DrawTile, GoHome, Hint, Intent, OpenHelp, OpenScoreSheet, TapTile
 from kiosk.table.recap import recap_text
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
@@ -124,8 +124,9 @@ class TableScene(Scene):
         return self._clocks
 
     def handle(self, intent: Intent, now: int) -> bool:
-        """The phase's own intents, and in a practice match the person's Hint (auction and play)."""
-        if isinstance(intent, Hint) and self.context.controller.computer is not None:
+        """The phase's own intents, the score sheet, and in a practice match the person's Hint (auction and play)."""
+        if (isinstance(intent, Hint) and self.context.controller.computer is not None) or \
+                isinstance(intent, OpenScoreSheet):  # the sidebar's score sheet, in every phase
             self.context.controller.handle(intent, now)
             return True
         return super().handle(intent, now)
@@ -198,17 +199,10 @@ class TableScene(Scene):
 
         status = local.status
         name_h = status.height // 4
-        named = context.ui.records.chosen[player]
         computer = context.controller.computer
-        if computer is not None and computer.seat == player:
-            name = t(computer_name(computer.level))
-            if m.jockey == player and m.phase is not Phase.PLAY:
-                name = t._("{name} (jockey)", name=name)
-        elif m.jockey == player and m.phase is not Phase.PLAY:
-            name = t._("Player {number} (jockey)", number=player + 1) if named is None else \
-                t._("{name} (jockey)", name=named.name)
-        else:
-            name = t._("Player {number}", number=player + 1) if named is None else named.name
+        name = t(context.controller.player_name(player))
+        if m.jockey == player and m.phase is not Phase.PLAY:
+            name = t._("{name} (jockey)", name=name)
         text(panel, name, pygame.Rect(status.x, status.y, status.width, name_h), name_h, theme.TEXT, bold=True, align="left")
         balance_rect = pygame.Rect(status.x, status.y + name_h, status.width // 2, status.height // 3)
         text(panel, f"{m.balances[player]}", balance_rect, balance_rect.height, theme.SCORE, bold=True, align="left")
@@ -312,6 +306,10 @@ class TableScene(Scene):
         t = context.t
         row = r.height // 5
         label = t._("Round {number}", number=m.round) if m.round else t._("New match")
+        if m.round:  # the round and end count open the score sheet
+            sheet = pygame.Rect(r.x, r.y, r.width, row + int(row * 1.3) + row // 2)
+            pygame.draw.rect(surface, theme.PANEL, sheet, width=2, border_radius=8)
+            spots.append(Hotspot(sheet, OpenScoreSheet()))
         text(surface, label, pygame.Rect(r.x, r.y, r.width, row), row // 2, theme.TEXT_DIM, role="round")
         count_rect = pygame.Rect(r.x, r.y + row, r.width, int(row * 1.3))
         text(surface, f"{m.end_count}", count_rect, count_rect.height, theme.SCORE, bold=True, role="end_count")
@@ -374,6 +372,10 @@ class TableScene(Scene):
                 text(local, t._("end count"), pygame.Rect(0, y + count_h, w, row), row - 1, theme.TEXT_DIM,
                      role="end_count")
                 y += count_h + row
+            sheet = pygame.Rect(0, 0, w, min(max(y, layout.MIN_TARGET), h - buttons * (button_h + 4)))
+            if m.round and sheet.height >= layout.MIN_TARGET:  # the round and end count open the score sheet, facing them
+                pygame.draw.rect(local, theme.PANEL, sheet, width=2, border_radius=8)
+                mine.append(Hotspot(sheet, OpenScoreSheet(seat)))
             if yard and h - y - buttons * (button_h + 2) >= row:
                 text(local, t._("Boneyard {n}", n=m.boneyard_count), pygame.Rect(0, y, w, row), row - 1,
                      theme.TEXT_DIM, role="boneyard")
@@ -496,7 +498,7 @@ class TableScene(Scene):
         """``message`` in ``t``'s language, with whom it is for."""
         value = t(as_text(message.text))
         if message.player is not None:
-            value = t._("Player {number}: {message}", number=message.player + 1, message=value)
+            value = t._("{player}: {message}", player=self.context.controller.player_name(message.player), message=value)
         return value
 
     def _card_at(self, surface: pygame.Surface, card: pygame.Rect, lines: list[Line], reader: int | None,

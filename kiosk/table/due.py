@@ -1,0 +1,52 @@
+"""When the controller's screen or LEDs next need a frame: the loop sleeps until then."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import NS_PER_S
+
+if TYPE_CHECKING:
+    from kiosk.table.controller import Controller
+
+MAX_SLEEP_NS = 1000 * 1_000_000
+"""The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
+BLINK_SLEEP_NS = 125 * 1_000_000
+"""While a low bank makes LEDs blink, the loop wakes this often to drive them."""
+LOW_BANK_NS = 20 * NS_PER_S
+
+
+def next_due_ns(c: Controller, now: int) -> int:
+    """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
+    a message's end, a blinking LED, a chip flight's next frame, an admin hold; at most a second)."""
+    due = [now + MAX_SLEEP_NS]
+    if c.flight is not None:
+        due.append(now + NS_PER_S // c.config.display.fps)
+    s = c.session
+    if s is not None:
+        m = s.match
+        running = m.clock_running
+        if running is not None:
+            delay = m.delay_left_ns(now)
+            left = delay if delay > 0 else m.bank_ns(running, now)
+            due.append(now + left % NS_PER_S + 1)  # the next displayed digit
+            deadline = m.deadline_ns()
+            if deadline is not None:
+                due.append(deadline)
+            if delay <= 0 and m.bank_ns(running, now) < LOW_BANK_NS:
+                due.append(now + BLINK_SLEEP_NS)
+        due.extend(message.until_ns for message in s.live_messages(now))
+    if c.computer is not None and s is not None:
+        thought = c.computer.due_ns(s.match, now)
+        if thought is not None:
+            due.append(thought)
+    due.extend(hold.since_ns + c.hold_ns for hold in c._holds.values())
+    repeat = c.steppers.next_due_ns()
+    if repeat is not None:
+        due.append(repeat)
+    if c.ui.records.replay_playing:
+        due.append(c.ui.records.replay_due_ns or now + NS_PER_S // c.config.display.fps)
+    until = c.ui.owner.locked_until_ns
+    if c.ui.owner.keypad is not None and until is not None and until > now:
+        due.append(now + (until - now) % NS_PER_S + 1)  # the lock's countdown, and its end
+    return min(due)

@@ -192,7 +192,7 @@ class JournalKeeper:
 
     def take_notices(self) -> list[Text]:
         """What happened since the last call (message values, each to be shown once)."""
-        if self.journal is not None:
+        if self.journal is not None and self.writer is None:  # the writer collects them itself (the file's lock)
             self._collect()
         with self._lock:
             notices, self._notices = self._notices, []

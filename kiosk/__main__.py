@@ -23,7 +23,7 @@ from kiosk.sdnotify import Notifier
 from kiosk.startguard import START_FILE, StartDecision, StartGuard
 from kiosk.store.journal import journal_path, state_dir
 from kiosk.store.keeper import JournalKeeper
-from kiosk.store.runlog import RunLog, runtime_dir
+from kiosk.store.runlog import RunLog, log_name, runtime_dir
 from kiosk.timesource import MonotonicClock
 
 
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace, decision: StartDecision) -> int:
     if plan.journal:  # never raises: a journal that cannot be opened is the saving banner, retried
         path = Path(args.journal) if args.journal else journal_path(args.simulator)
         folders = [Path(d) for d in args.runtime_dir] if args.runtime_dir else [runtime_dir()]
-        runlog = RunLog.open(folders, boot_id())
+        runlog = RunLog.open(folders, boot_id(), log_name(path))
         if runlog is None:
             print("journal: no runtime folder for the fault log; commits run on the frame loop", file=sys.stderr)
         keeper = JournalKeeper.open(path, boot_id(), clock.now(), runlog=runlog)

@@ -209,7 +209,7 @@ def player(journal: Path, runtime: Path | None, seed: int, pace_s: float, bank_s
     from kiosk.devtools.soak import Player, SoakReport
     from kiosk.sdnotify import Notifier
     from kiosk.store.keeper import JournalKeeper
-    from kiosk.store.runlog import RunLog
+    from kiosk.store.runlog import RunLog, log_name
     from kiosk.timesource import MonotonicClock
 
     def emit(kind: str, value: object) -> None:
@@ -218,7 +218,7 @@ def player(journal: Path, runtime: Path | None, seed: int, pace_s: float, bank_s
 
     clock = MonotonicClock()
     boot = boot_id()
-    runlog = RunLog.open([runtime], boot) if runtime is not None else None
+    runlog = RunLog.open([runtime], boot, log_name(journal)) if runtime is not None else None
     keeper = JournalKeeper.open(journal, boot, clock.now(), runlog=runlog)
     config = replace(KioskConfig(), match=replace(MatchSettings(), handover=False, bank_seconds=bank_s))
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", keeper=keeper, boot_id=boot,

@@ -19,6 +19,7 @@ mid-write) is dropped. Matches finished and on the card are dropped when the fil
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -34,6 +35,13 @@ from kiosk.store.records import Entry
 
 LOG_NAME = "journal-rows.jsonl"
 APP_FOLDER = "spectacular-bid"
+
+
+def log_name(journal: Path) -> str:
+    """The fault log's file name for the journal at ``journal`` (two kiosks on one runtime folder,
+    each with its own journal, never fold each other's rows)."""
+    digest = hashlib.sha256(str(Path(journal).resolve()).encode()).hexdigest()[:12]
+    return f"journal-rows-{digest}.jsonl"
 
 
 def runtime_dir(environ: Mapping[str, str] | None = None) -> Path | None:
@@ -98,8 +106,9 @@ class _Logged:
 class RunLog:
     """The fault log's files and what the previous process left in them (see the module doc)."""
 
-    def __init__(self, folders: Sequence[Path], boot_id: str) -> None:
+    def __init__(self, folders: Sequence[Path], boot_id: str, name: str = LOG_NAME) -> None:
         self.folders = [Path(f) for f in folders]
+        self.name = name
         self.boot_id = boot_id
         self.found: list[LoggedMatch] = []
         """The matches the previous process logged (read by ``open``)."""
@@ -112,10 +121,11 @@ class RunLog:
         self._serial = 0
 
     @classmethod
-    def open(cls, folders: Iterable[Path | None], boot_id: str) -> RunLog | None:
+    def open(cls, folders: Iterable[Path | None], boot_id: str, name: str = LOG_NAME) -> RunLog | None:
         """Read what the previous process left, then start the files afresh with it; None when no
-        folder can be written at all (the keeper then writes on the frame's thread, as before)."""
-        log = cls([f for f in folders if f is not None], boot_id)
+        folder can be written at all (the keeper then writes on the frame's thread, as before).
+        ``name``: the file's name in each folder (``log_name(journal)``)."""
+        log = cls([f for f in folders if f is not None], boot_id, name)
         log._read()
         log._rewrite(())
         return log if log._fds else None
@@ -123,7 +133,7 @@ class RunLog:
     @property
     def paths(self) -> list[Path]:
         """The log files (one per folder)."""
-        return [folder / LOG_NAME for folder in self.folders]
+        return [folder / self.name for folder in self.folders]
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -200,10 +210,10 @@ class RunLog:
         data = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines).encode()
         self.problem = None
         for folder in self.folders:
-            path = folder / LOG_NAME
+            path = folder / self.name
             try:
                 folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-                fresh = path.with_name(LOG_NAME + ".new")
+                fresh = path.with_name(self.name + ".new")
                 with open(fresh, "wb") as out:
                     out.write(data)
                 os.replace(fresh, path)

@@ -353,8 +353,7 @@ class JournalKeeper:
         """Try again now, whatever the back-off says (an owner's "try again" button)."""
         self._retry_ns = None
         self._backup_retry_ns = None
-        self._idle()
-        return self.sync(None, now_ns)
+        return self.sync(None, now_ns)  # with a writer: its next job (a job still stuck on the card is not waited for)
 
     def start_fresh(self, now_ns: int) -> SavingState:
         """Set the journal file aside (``<name>.old-<time>``) and start a new, empty one; the matches

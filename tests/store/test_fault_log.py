@@ -171,3 +171,23 @@ def test_the_writer_thread_never_makes_the_frame_wait_for_a_held_file(tmp_path: 
     assert keeper.writer.wait_idle(5)
     assert not table.recorder.pending and keeper.sync(table.match, table.now + 2).problem is None
     keeper.close()
+
+
+def test_a_torn_last_line_is_dropped_and_a_match_entered_after_its_last_id_line_is_found(tmp_path: Path) -> None:
+    path, logs = tmp_path / "journal.sqlite3", tmp_path / "run"
+    keeper = open_keeper(path, logs, 1000 * S)
+    table = kept_table(keeper, seed=41, bank_s=120)
+    play_until(table, lambda m: len(table.recorder.rows) >= 5 and not m.is_over)
+    shown = [row.snapshot for row in table.recorder.rows]
+    die(keeper)
+    log = logs / LOG_NAME
+    lines = [line for line in log.read_text().splitlines() if '"k":"id"' not in line]  # as if killed before it
+    log.write_text("\n".join(lines) + '\n{"k":"row","key":"torn","i":0,"st')  # and a write cut short
+    [found], _ = parse(log.read_text())
+    assert found.match_id is None and len(found.rows) == len(shown)
+    again = open_keeper(path, logs, table.now + S)
+    resumed = again.resume(table.now + S)
+    assert resumed is not None
+    assert len(again.journal.matches()) == 1  # type: ignore[union-attr]  # found by its rows, not entered twice
+    assert [e.snapshot for e in again.journal.commands(resumed.match_id)][: len(shown)] == shown  # type: ignore[union-attr]
+    again.close()

@@ -54,6 +54,7 @@ from kiosk.sdnotify import Notifier  # noqa: E402
 from kiosk.startguard import START_FILE, StartDecision, StartGuard  # noqa: E402
 from kiosk.store.journal import journal_path, state_dir  # noqa: E402
 from kiosk.store.keeper import JournalKeeper  # noqa: E402
+from kiosk.store.runlog import RunLog, log_name, runtime_dir  # noqa: E402
 from kiosk.table.pin_lock import LOCK_FILE  # noqa: E402
 from kiosk.timesource import MonotonicClock  # noqa: E402
 
@@ -82,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--orientation", choices=("table", "upright"), help="override the configuration")
     parser.add_argument("--journal", metavar="FILE", help="the match journal (default: the state directory)")
     parser.add_argument("--no-journal", action="store_true", help="keep no match journal")
+    parser.add_argument("--runtime-dir", metavar="DIR", action="append",
+                        help="where the fault log keeps moves not yet on the card (a tmpfs; default: systemd's "
+                             "RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/spectacular-bid, else /dev/shm); given "
+                             "twice, the log is kept in both places")
     return parser
 
 
@@ -143,7 +148,11 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
     keeper = None
     if plan.journal:  # never raises: a journal that cannot be opened is the saving banner, retried
         path = Path(args.journal) if args.journal else journal_path(args.simulator)
-        keeper = JournalKeeper.open(path, boot_id(), clock.now())
+        folders = [Path(d) for d in args.runtime_dir] if args.runtime_dir else [runtime_dir()]
+        runlog = RunLog.open(folders, boot_id(), log_name(path))
+        if runlog is None:
+            print("journal: no runtime folder for the fault log; commits run on the frame loop", file=sys.stderr)
+        keeper = JournalKeeper.open(path, boot_id(), clock.now(), runlog=runlog)
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens

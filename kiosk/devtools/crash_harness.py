@@ -58,12 +58,14 @@ def _emit(kind: str, value: Any) -> None:
     sys.stdout.flush()
 
 
-def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = None) -> int:
+def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = None, runtime: str | None = None) -> int:
     """Resume the journal's unfinished match at ``now_ns`` and play random commands until killed.
 
     Everything goes through ``JournalKeeper`` as in the kiosk: ``open``, ``resume``, ``begin`` at
     each new match, ``sync`` after each command (which, after a finished match, also folds the log
-    into the file and rotates the backups — so kills land there too).
+    into the file and rotates the backups — so kills land there too). ``runtime``: the keeper keeps
+    its fault log there and commits on its writer thread (as ``python -m kiosk``); an ``ack`` then
+    means "in the fault log" (what the kiosk shows).
     """
     from engine import Resign
     from engine.snapshot import save_text
@@ -74,7 +76,10 @@ def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = Non
 
     rng = random.Random(seed)
     wall = lambda: 1_700_000_000.0 + now_ns / NS_PER_S  # noqa: E731 - a wall clock as fake as the monotonic one
-    keeper = JournalKeeper.open(db, boot_id, now_ns, wall_clock=wall)
+    from kiosk.store.runlog import RunLog
+
+    runlog = RunLog.open([Path(runtime)], boot_id) if runtime is not None else None
+    keeper = JournalKeeper.open(db, boot_id, now_ns, wall_clock=wall, runlog=runlog)
     players = keeper.players
     if players is None or not keeper.state.saving:
         raise RuntimeError(f"the journal did not open: {keeper.state.problem}")
@@ -103,6 +108,14 @@ def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = Non
     def sync() -> None:
         """Commit through the keeper; an ``ack`` line once new rows are on disk."""
         assert recorder is not None and session is not None
+        if runlog is not None:  # in the fault log once sync returns: acknowledged
+            keeper.sync(session.match, now)
+            n = len(recorder.rows)
+            if n > shown[0]:
+                shown[0] = n
+                _emit("ack", {"match": recorder.created_wall, "seq": recorder.first_seq + n - 1,
+                              "sha": hashlib.sha256(save_text(session.match).encode()).hexdigest(), "t": now})
+            return
         before = recorder.next_seq
         state = keeper.sync(session.match, now)
         if not state.saving or state.unsaved:
@@ -113,6 +126,7 @@ def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = Non
 
     now = now_ns
     done = 0
+    shown = [len(recorder.rows) if recorder is not None else 0]
     while limit is None or done < limit:
         if session is None or session.match.is_over:
             settings = MatchSettings(handover=rng.random() < 0.5, bank_seconds=BANK_S, delay_seconds=DELAY_S,
@@ -122,7 +136,8 @@ def child(db: str, seed: int, boot_id: str, now_ns: int, limit: int | None = Non
             session = GameSession(settings, rng, boot_id=boot_id)
             session.match = keeper.begin(match_config(settings), seats, now)
             recorder = keeper.current
-            assert recorder is not None and recorder.match_id is not None
+            assert recorder is not None and (recorder.match_id is not None or runlog is not None)
+            shown[0] = 0
             _emit("begin", {"match": recorder.match_id})
         assert recorder is not None and isinstance(session.match, RecordingMatch)
         r = rng.random()
@@ -261,9 +276,12 @@ class _Lines:
 
 
 def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | None = None,
-                other_boot: float = 0.12, max_acks: int = 25,
+                other_boot: float = 0.12, max_acks: int = 25, fault_log: bool = False,
                 log: Callable[[str], None] | None = None) -> HarnessReport:
-    """Kill ``kills`` children at random points and check every restart (see the module doc)."""
+    """Kill ``kills`` children at random points and check every restart (see the module doc).
+    ``fault_log``: the children keep a fault log and commit on a writer thread; after each kill the
+    log is folded into the journal (as the next start does) before the checks, and an
+    acknowledged row is one the fault log held."""
     from kiosk.store.audit import replays_as_recorded
     from kiosk.store.journal import Journal
 
@@ -275,6 +293,7 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
         tmp = tempfile.TemporaryDirectory(prefix="crash-harness-")
         workdir = tmp.name
     db = str(Path(workdir) / "journal.sqlite3")
+    runtime = str(Path(workdir) / "run") if fault_log else None
     acked: dict[tuple[int, int], str] = {}
     last_ack: dict[int, int] = {}
     boot = "boot-0"
@@ -286,9 +305,16 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
         for cycle in range(kills + 1):
             expectation: dict[str, Any] | None = None
             if cycle:
+                if runtime is not None:
+                    with Journal.open(db) as journal:
+                        _check_warnings(journal, report)
+                    _fold(db, runtime, boot)
                 with Journal.open(db) as journal:
-                    _check_warnings(journal, report)
-                    _check_acks(journal, acked, report)
+                    if runtime is None:
+                        _check_warnings(journal, report)
+                        _check_acks(journal, acked, report)
+                    else:
+                        _check_shas(journal, acked, report)
                     point = journal.unfinished()
                     latest = _latest_arrival(journal, boot)
                 if rng.random() < other_boot:
@@ -298,7 +324,9 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
                     now = max(now, latest) + rng.choice((0, rng.randrange(0, 30 * NS_PER_S)))
                 if point is not None:
                     same = point.boot_id in (None, boot)
-                    if point.seq < last_ack.get(point.match_id, 0):
+                    if runtime is not None:
+                        pass  # the acks name no journal ids: every acknowledged snapshot was checked above
+                    elif point.seq < last_ack.get(point.match_id, 0):
                         report.lost += 1
                         report.problems.append(f"match {point.match_id} resumes at row {point.seq}, "
                                                f"acknowledged {last_ack[point.match_id]}")
@@ -307,7 +335,8 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
                     expectation = _expectation(point.snapshot, point.seq, same, now)
             proc = subprocess.Popen(
                 [sys.executable, "-m", "kiosk.devtools.crash_harness", "child", "--db", db, "--seed",
-                 str(rng.randrange(2**32)), "--boot-id", boot, "--now-ns", str(now)],
+                 str(rng.randrange(2**32)), "--boot-id", boot, "--now-ns", str(now),
+                 *(["--runtime-dir", runtime] if runtime is not None else [])],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             )
             lines = _Lines(proc)
@@ -341,8 +370,13 @@ def run_harness(kills: int, *, seed: int = 1, workdir: str | os.PathLike[str] | 
             report.kills += 1
             if log is not None and report.kills % 25 == 0:
                 log(f"  {report.kills} kills, {report.acked} acknowledged commits, {report.lost} lost")
+        if runtime is not None:
+            _fold(db, runtime, boot)
         with Journal.open(db) as journal:
-            _check_acks(journal, acked, report)
+            if runtime is None:
+                _check_acks(journal, acked, report)
+            else:
+                _check_shas(journal, acked, report)
             finished = journal.matches(finished=True)
             report.matches = len(journal.matches())
             for record in finished:
@@ -389,6 +423,27 @@ def _check_acks(journal: Journal, acked: dict[tuple[int, int], str], report: Har
         if entry is None or not entry.intact or entry.snapshot_sha != sha:
             lost += 1
             report.problems.append(f"acknowledged row {seq} of match {match_id} is missing or different")
+    report.lost = max(report.lost, lost)
+
+
+def _fold(db: str, runtime: str, boot: str) -> None:
+    """What the next start does first: the fault log's rows written into the journal."""
+    from kiosk.store.keeper import JournalKeeper
+    from kiosk.store.runlog import RunLog
+
+    keeper = JournalKeeper.open(db, boot, 0, runlog=RunLog.open([Path(runtime)], boot), threaded=False)
+    keeper.take_notices()
+    keeper.close()
+
+
+def _check_shas(journal: Journal, acked: dict[tuple[int, int], str], report: HarnessReport) -> None:
+    """Every acknowledged snapshot must be in the journal, intact."""
+    stored = {e.snapshot_sha for record in journal.matches() for e in journal.commands(record.id) if e.intact}
+    lost = 0
+    for key, sha in acked.items():
+        if sha not in stored:
+            lost += 1
+            report.problems.append(f"acknowledged row {key} is missing from the journal")
     report.lost = max(report.lost, lost)
 
 
@@ -440,15 +495,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--boot-id", default="boot-0")
     c.add_argument("--now-ns", type=int, default=1_000 * NS_PER_S)
     c.add_argument("--limit", type=int, default=None, help="stop after this many commands")
+    c.add_argument("--runtime-dir", default=None, help="keep a fault log there (commits on a writer thread)")
     b = sub.add_parser("bench", help="run the harness and print the figures")
     b.add_argument("--kills", type=int, default=200)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--dir", default=None, help="keep the journal in this folder (default: a temporary one)")
     b.add_argument("--json", action="store_true", help="print the report as JSON")
+    b.add_argument("--fault-log", action="store_true",
+                   help="the children keep a fault log and commit on a writer thread (as python -m kiosk)")
     args = parser.parse_args(argv)
     if args.command == "child":
-        return child(args.db, args.seed, args.boot_id, args.now_ns, args.limit)
-    report = run_harness(args.kills, seed=args.seed, workdir=args.dir, log=lambda s: print(s, flush=True))
+        return child(args.db, args.seed, args.boot_id, args.now_ns, args.limit, args.runtime_dir)
+    report = run_harness(args.kills, seed=args.seed, workdir=args.dir, fault_log=args.fault_log,
+                         log=lambda s: print(s, flush=True))
     if args.json:
         print(json.dumps(asdict(report), indent=2))
     print(report.summary())

@@ -185,8 +185,8 @@ class MatchRecorder:
         journal = self.journal
         if journal is None or self.up_to_date or (self.match_id is None and self.config is None):
             return 0
+        outcome = self.outcome if not self.finished else None  # first: once set, every row is in ``rows``
         entries = tuple(self.pending)
-        outcome = self.outcome if not self.finished else None
         with journal.database.transaction():
             match_id = self.match_id if self.match_id is not None else self._enter(journal)
             if entries or outcome is not None:

@@ -61,7 +61,7 @@ def _seconds(ns: int) -> Text:
 
 
 def resume(journal: Journal, boot_id: str, now_ns: int, *,
-           wall_clock: Callable[[], float] = time.time) -> Resumed | None:
+           wall_clock: Callable[[], float] = time.time, complete: bool = True) -> Resumed | None:
     """Restore the journal's unfinished match at ``now_ns`` in boot ``boot_id``, or None if none.
 
     Damaged rows after the last good one are moved to ``discarded_entries`` first. Raises
@@ -70,6 +70,10 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     errors as the journal raises them (``JournalDamaged`` for a damaged page). The recorder holds
     every row of the match read back, so the match can be written whole into another file later.
     A restart row the disk refuses stays pending (``Resumed.saved`` False).
+
+    ``complete`` False: the journal may lack moves the previous process showed (its fault log was
+    not found): a running clock's time cannot be proven, so the match is aborted without a result,
+    and a stopped one continues without the claim that nothing was lost.
     """
     point = journal.unfinished()
     if point is None:
@@ -80,13 +84,7 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     if point.snapshot is None:
         return _not_started(journal, point, boot_id, wall_clock)
     try:
-        data = json.loads(point.snapshot)
-        old_boot = data["boot_id"]
-        clock = data["clock"]
-        running = clock["running"]
-        last_ns = data["last_ns"]
-        started = clock["started_ns"]
-        restored, events = restore_text(point.snapshot, boot_id=boot_id, now_ns=now_ns)
+        match, events, running, same_boot, same_base = _restore(point.snapshot, boot_id, now_ns, complete)
     except (SnapshotError, ValueError, KeyError, TypeError) as exc:
         template = N_("the saved match could not be restored: {error}")
         detail = Outcome(None, EndReason.ABORTED, False, template.format(error=exc), template, (("error", str(exc)),))
@@ -94,19 +92,63 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
         raise ResumeFailed(T(
             "The kiosk restarted but the unfinished match could not be restored ({error}); it was closed without "
             "a result.", error=str(exc))) from exc
-    same_base = old_boot == boot_id and now_ns >= max(last_ns or 0, started or 0)
     down_ns = now_ns - point.arrival_ns if same_base and point.arrival_ns is not None else None
-    match = RecordingMatch.adopt(restored)
     recorder = _recorder(journal, point, boot_id, wall_clock)
     recorder.watch(match)
+    _note_restart(recorder, match, same_base, now_ns)
+    saved = _write(recorder, match, now_ns)
+    message = _message(match, running, same_boot, down_ns, point.damaged, complete)
+    return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
+                   point.damaged, recorder.computer_level, saved)
+
+
+def resume_logged(recorder: MatchRecorder, boot_id: str, now_ns: int, *, complete: bool,
+                  recovered: int = 0) -> Resumed:
+    """Restore the match whose rows ``recorder`` holds (read from the fault log: the journal cannot
+    be written now, or lacks them) from its last row, under the same rules as ``resume``; the
+    restart row is pending in ``recorder``. Raises ``ResumeFailed`` for a snapshot that cannot be
+    restored. ``recovered``: rows the journal did not hold (said in the message)."""
+    last = recorder.rows[-1]
+    try:
+        match, events, running, same_boot, same_base = _restore(last.snapshot, boot_id, now_ns, complete)
+    except (SnapshotError, ValueError, KeyError, TypeError) as exc:
+        raise ResumeFailed(T(
+            "The kiosk restarted but the unfinished match could not be restored ({error}); it was closed without "
+            "a result.", error=str(exc))) from exc
+    down_ns = now_ns - last.arrival_ns if same_base else None
+    recorder.watch(match)
+    _note_restart(recorder, match, same_base, now_ns)
+    message = _message(match, running, same_boot, down_ns, (), complete)
+    if recovered:
+        message = T("{message} The moves not yet on the card were recovered from the kiosk's memory (moves: "
+                    "{count}).", message=message, count=recovered)
+    seq = recorder.first_seq + len(recorder.rows) - 2
+    return Resumed(match, recorder, events, message, recorder.match_id or 0, recorder.players, seq, down_ns, (),
+                   recorder.computer_level, False)
+
+
+def _restore(snapshot: str, boot_id: str, now_ns: int, complete: bool
+             ) -> tuple[RecordingMatch, list[Event], int | None, bool, bool]:
+    """The match restored from ``snapshot``: (match, events, the seat whose clock ran, same boot, same time base).
+    An incomplete journal with a clock running is restored as after another boot (aborted, nothing charged)."""
+    data = json.loads(snapshot)
+    old_boot = data["boot_id"]
+    clock = data["clock"]
+    running = clock["running"]
+    last_ns = data["last_ns"]
+    started = clock["started_ns"]
+    proven = complete or running is None
+    restored, events = restore_text(snapshot, boot_id=boot_id if proven else f"{boot_id}/unproven", now_ns=now_ns)
+    restored.boot_id = boot_id
+    same_base = proven and old_boot == boot_id and now_ns >= max(last_ns or 0, started or 0)
+    return RecordingMatch.adopt(restored), events, running, proven and old_boot == boot_id, same_base
+
+
+def _note_restart(recorder: MatchRecorder, match: RecordingMatch, same_base: bool, now_ns: int) -> None:
     step: dict[str, object] = {"do": "restart", "same_boot": same_base, "t": _t_ms(now_ns)}
     if match.is_over and match.outcome is not None and match.outcome.reason is EndReason.ABORTED:
         step["reason"] = match.outcome.detail
     recorder.note(match, step, now_ns)
-    saved = _write(recorder, match, now_ns)
-    message = _message(match, running, old_boot == boot_id, down_ns, point.damaged)
-    return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
-                   point.damaged, recorder.computer_level, saved)
 
 
 def _write(recorder: MatchRecorder, match: RecordingMatch, now_ns: int) -> bool:
@@ -157,8 +199,11 @@ def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
 
 
 def _message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,
-             damaged: tuple[int, ...]) -> Text:
-    message = _restart_message(match, running, same_boot, down_ns)
+             damaged: tuple[int, ...], complete: bool = True) -> Text:
+    if not complete:
+        message = _unproven_message(match, running)
+    else:
+        message = _restart_message(match, running, same_boot, down_ns)
     if damaged:
         return T("{message} The last command before the power cut was damaged and was dropped.", message=message)
     return message
@@ -187,3 +232,13 @@ def _restart_message(match: RecordingMatch, running: int | None, same_boot: bool
         return T("The kiosk restarted; the match continues on Player {number}'s clock.", number=number)
     return T("The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}.",
              down=_seconds(down_ns), number=number)
+
+
+def _unproven_message(match: RecordingMatch, running: int | None) -> Text:
+    """A restart that cannot tell whether the journal holds every move shown before it."""
+    if match.outcome is not None and running is None:
+        return T("The kiosk restarted; the match had already ended.")
+    if running is not None:
+        return T("The kiosk restarted while Player {number}'s clock was running, and it cannot tell whether the last "
+                 "moves reached the card: the match is aborted without a result.", number=running + 1)
+    return T("The kiosk restarted; no clock was running. The match continues from the last move saved on the card.")

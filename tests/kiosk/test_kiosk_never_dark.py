@@ -124,7 +124,8 @@ class Kiosk:
         env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", HOME=str(home),
                    XDG_DATA_HOME=str(home / "data"), XDG_STATE_HOME=str(home / "state"),
                    XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
-                   STATE_DIRECTORY=str(tmp_path / "state"))
+                   STATE_DIRECTORY=str(tmp_path / "state"), XDG_RUNTIME_DIR=str(tmp_path / "run"))
+        (tmp_path / "run").mkdir(exist_ok=True)
         self.err_path = tmp_path / "kiosk.stderr"
         self.last_press = 0.0
         self.turn: int | None = None
@@ -271,8 +272,8 @@ def test_a_full_disk_mid_match_the_kiosk_goes_on_and_saves_every_command_later(t
         with kiosk(tmp_path, journal) as k:
             k.connected()
             k.new_match()
-            k.start()  # recorded before the board is told (committed before shown)
-            assert size(wal) > 0
+            k.start()  # in the fault log before the board is told; on the card a moment later
+            until(lambda: size(wal) > 0, WAIT, "the Start on the card", k)
             junk = fill(disk)
             k.reveal()  # its commit meets ENOSPC
             k.answers("PLAY")

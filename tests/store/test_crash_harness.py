@@ -23,6 +23,19 @@ def test_fifty_kills_lose_no_acknowledged_command(tmp_path: Path) -> None:
     assert report.exported >= 1 and report.export_mismatches == 0
 
 
+@pytest.mark.slow
+def test_kills_through_the_fault_log_and_the_writer_thread_lose_no_acknowledged_command(tmp_path: Path) -> None:
+    """As ``python -m kiosk`` runs since issue 26: an ack is a row in the fault log, the commits on
+    the writer thread (kills land mid-commit there), the log folded in before each check."""
+    report = run_harness(25, seed=11, workdir=tmp_path, fault_log=True)
+    print(report.summary())
+    assert report.kills == 25
+    assert report.lost == 0 and report.resume_mismatches == 0, report.problems[:5]
+    assert report.ok, report.problems[:5]
+    assert report.acked >= 25 and report.resumed >= 15
+    assert report.downtime_charged >= 2  # same boot, the log found: the bank checked to the ns
+
+
 def test_the_harness_counts_a_missing_or_different_acknowledged_row(tmp_path: Path) -> None:
     """A negative control: the check that reports lost commands does see them."""
     from engine import MatchConfig

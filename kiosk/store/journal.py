@@ -18,7 +18,7 @@ from typing import Any
 
 from engine import MatchConfig, Outcome
 from kiosk.i18n import T, Text
-from kiosk.store import audit
+from kiosk.store import audit, integrity
 from kiosk.store.database import Database
 from kiosk.store.database import unavailable as _unavailable
 from kiosk.store.errors import (
@@ -111,7 +111,15 @@ class Journal:
         log is repaired, a damaged file is moved aside and its newest good backup restored, each
         with a warning; ``JournalUnavailable`` when it cannot be kept; ``JournalCorrupt`` for a file
         from a newer program). ``check``: run ``PRAGMA quick_check`` first."""
-        return cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
+        journal = cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
+        if check:  # every row of the finished matches against its checksum, repaired from a backup
+            try:
+                found = integrity.report(integrity.check_rows(journal.database))
+            except JournalError:  # a damaged page (repaired by the keeper next) or a refused write: not now
+                found = None
+            if found is not None:
+                journal.database.warnings.append(found)
+        return journal
 
     @property
     def path(self) -> Path:

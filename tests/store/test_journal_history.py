@@ -144,3 +144,60 @@ def test_a_lost_log_is_said_and_the_match_in_progress_is_aborted_unrated_not_res
     assert count_rows(path, "entries") >= rows_left  # nothing more was lost by the abort
     with Journal.open(path) as j:  # said once: the mark now matches the file
         assert j.warnings == [] and j.database.lost is None
+
+
+FRAME = 24 + 4096
+
+
+@pytest.mark.parametrize("fill", [b"\0", b"\xff"], ids=["zeros", "ones"])
+@pytest.mark.parametrize("frame", [2, 11])
+def test_a_4k_sector_of_the_log_damaged_before_its_last_frames_is_salvaged_and_said(tmp_path: Path, fill: bytes,
+                                                                                   frame: int) -> None:
+    live = tmp_path / "live"
+    live.mkdir()
+    keeper, table = history(live / "journal.sqlite3", 1, current_rows=40)
+    rows = [(e.step, e.snapshot) for e in table.recorder.rows]  # type: ignore[attr-defined]
+    path = power_cut(live, tmp_path / "cut")
+    keeper.close()
+    wal = path.with_name("journal.sqlite3-wal")
+    with open(wal, "r+b") as f:  # across a frame boundary: the end of one page and the next frame's header
+        f.seek(32 + frame * FRAME + 2000)
+        f.write(fill * 4096)
+    with Journal.open(path) as j:
+        assert j.warnings, "the damage was not said"
+        point = j.unfinished()
+        if frame == 11:  # pages the match writes again later: every acknowledged commit comes back
+            assert j.database.lost is None  # the mark proves it
+            assert point is not None and point.seq == len(rows)
+            assert [(e.step, e.snapshot) for e in j.commands(point.match_id)] == rows
+        else:  # the match's own first pages, written once: what is lost is said, and no result from it
+            assert j.database.lost is not None and j.database.lost.commits > 0
+            if point is not None:
+                resumed = resume(j, "boot-a", table.now + 120 * S)  # type: ignore[attr-defined]
+                assert resumed is not None and resumed.aborted and resumed.message.msgid == LOSS_MESSAGE
+
+
+def test_damaged_rows_of_a_finished_match_are_found_at_start_up_and_repaired_from_a_backup(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    keeper, _ = history(path, 3)
+    keeper.close()
+    import sqlite3
+    conn = sqlite3.connect(path)
+    step = str(conn.execute("SELECT step FROM entries WHERE match_id = 1 AND seq = 5").fetchone()[0])
+    conn.close()
+    raw = bytearray(path.read_bytes())
+    at = raw.find(step.encode())
+    assert at > 0
+    raw[at + len(step) // 2] ^= 0x04  # one bit of the row's text: quick_check cannot see it
+    path.write_bytes(bytes(raw))
+    conn = sqlite3.connect(path)
+    assert [r[0] for r in conn.execute("PRAGMA quick_check")] == ["ok"]
+    conn.close()
+    with Journal.open(path) as j:
+        [warning] = j.warnings
+        assert warning.msgid.startswith("Rows of finished matches in the match journal were damaged")
+        assert warning.params["rows"] == 1 and "could not" not in warning.msgid
+        assert all(e.intact for e in j.commands(1))
+        assert next(e for e in j.commands(1) if e.seq == 5).step == __import__("json").loads(step)
+    with Journal.open(path) as j:
+        assert j.warnings == []

@@ -112,6 +112,8 @@ def run(args: argparse.Namespace, decision: StartDecision) -> int:
         keeper = JournalKeeper.open(path, boot_id(), clock.now())
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
+        for warning in keeper.journal.warnings if keeper.journal is not None else ():  # also on the screen
+            print(f"journal: {warning}", file=sys.stderr)
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
     if owner_pin.warning is not None:
         print(f"owner PIN: {owner_pin.warning}", file=sys.stderr)

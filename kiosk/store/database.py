@@ -279,6 +279,11 @@ class Database:
             self.damage = str(exc)
         return error
 
+    def notice(self, text: Text) -> None:
+        """Add a notice (from any thread)."""
+        with self._lock:
+            self.notices.append(text)
+
     def take_notices(self) -> list[Text]:
         """The notices gathered since the last call (and forget them)."""
         with self._lock:

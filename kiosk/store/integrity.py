@@ -6,11 +6,17 @@ holds (``records.checksum``), so at start-up every row of every finished match i
 that fails is replaced by the same row from the newest backup where it verifies (a backup is a
 whole copy, written after each finished match), and what could not be repaired is reported. The
 match in progress is not touched here: its damaged last rows are set aside at resume as before.
+
+A journal of up to ``SYNC_ROWS`` rows is checked while it is opened (its report is one of the
+opening's warnings); a larger one in a background thread that takes the database's lock for one
+match at a time, so commits go on meanwhile (its report is a notice, ``Database.take_notices``).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +24,12 @@ from typing import Any
 from kiosk.i18n import T, Text
 from kiosk.store.backup import BackupInfo, check_backup
 from kiosk.store.database import Database
+from kiosk.store.errors import KioskStoreError
 from kiosk.store.lineage import history_of
 from kiosk.store.records import ENTRY_COLUMNS, stored_entry
 
-_ROWS = f"SELECT e.match_id, {', '.join('e.' + c.strip() for c in ENTRY_COLUMNS.split(','))} FROM entries e " \
-        "JOIN matches m ON m.id = e.match_id WHERE m.finished = 1"
+SYNC_ROWS = 5000
+"""Up to this many rows the check runs while the journal is opened; above, in the background."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +47,48 @@ def damaged_rows(database: Database) -> tuple[int, tuple[tuple[int, int], ...]]:
     found: list[tuple[int, int]] = []
     checked = 0
     with database.read() as conn:
-        for row in conn.execute(_ROWS):
+        matches = [int(r[0]) for r in conn.execute("SELECT id FROM matches WHERE finished = 1 ORDER BY id")]
+    for match_id in matches:  # the lock one match at a time: commits go on between them
+        if database.closed:
+            break
+        with database.read() as conn:
+            rows = conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE match_id = ?", (match_id,)).fetchall()
+        for row in rows:
             checked += 1
             try:
-                intact = stored_entry(int(row[0]), row[1:]).intact
+                intact = stored_entry(match_id, row).intact
             except (TypeError, ValueError):
                 intact = False
             if not intact:
-                found.append((int(row[0]), int(row[1])))
+                found.append((match_id, int(row[0])))
     return checked, tuple(found)
+
+
+def start(database: Database) -> threading.Thread | None:
+    """Check the finished matches' rows now (a small journal: the report joins ``database.warnings``)
+    or in a background thread (returned; its report joins ``database.notices``). Never raises: a
+    damaged page met on the way is left to the keeper's repair (``database.damage``)."""
+    try:
+        with database.read() as conn:
+            rows = int(conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+    except KioskStoreError:
+        return None
+    if rows <= SYNC_ROWS:
+        _run(database, database.warnings.append)
+        return None
+    thread = threading.Thread(target=_run, args=(database, database.notice), name="journal-row-check",
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def _run(database: Database, say: Callable[[Text], None]) -> None:
+    try:
+        found = report(check_rows(database))
+    except KioskStoreError:
+        return
+    if found is not None:
+        say(found)
 
 
 def check_rows(database: Database) -> RowCheck:

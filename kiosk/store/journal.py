@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -102,6 +103,8 @@ class Journal:
         """Use ``Journal.open`` (or give an open ``Database`` with the journal's schema)."""
         self.database = database
         self.wall_clock = wall_clock
+        self.row_check: threading.Thread | None = None
+        """The check of the finished matches' rows while it runs in the background (``kiosk.store.integrity``)."""
         """Wall time (seconds) for rows written without an explicit ``wall_s``."""
 
     @classmethod
@@ -113,12 +116,7 @@ class Journal:
         from a newer program). ``check``: run ``PRAGMA quick_check`` first."""
         journal = cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
         if check:  # every row of the finished matches against its checksum, repaired from a backup
-            try:
-                found = integrity.report(integrity.check_rows(journal.database))
-            except JournalError:  # a damaged page (repaired by the keeper next) or a refused write: not now
-                found = None
-            if found is not None:
-                journal.database.warnings.append(found)
+            journal.row_check = integrity.start(journal.database)
         return journal
 
     @property

@@ -201,3 +201,28 @@ def test_damaged_rows_of_a_finished_match_are_found_at_start_up_and_repaired_fro
         assert next(e for e in j.commands(1) if e.seq == 5).step == __import__("json").loads(step)
     with Journal.open(path) as j:
         assert j.warnings == []
+
+
+def test_a_large_journal_checks_its_finished_rows_in_the_background_and_gives_a_notice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from kiosk.store import integrity
+
+    path = tmp_path / "journal.sqlite3"
+    keeper, _ = history(path, 2)
+    keeper.close()
+    conn = sqlite3.connect(path)
+    step = str(conn.execute("SELECT step FROM entries WHERE match_id = 2 AND seq = 3").fetchone()[0])
+    conn.close()
+    raw = bytearray(path.read_bytes())
+    at = raw.find(step.encode())
+    raw[at + 2] ^= 0x01
+    path.write_bytes(bytes(raw))
+    monkeypatch.setattr(integrity, "SYNC_ROWS", 0)  # as if the journal held more than a start-up should wait for
+    with Journal.open(path) as j:
+        assert j.warnings == [] and j.row_check is not None
+        j.row_check.join()
+        [notice] = j.take_notices()
+        assert notice.msgid.startswith("Rows of finished matches in the match journal were damaged")
+        assert all(e.intact for e in j.commands(2))

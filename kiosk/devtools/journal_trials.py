@@ -11,6 +11,9 @@ reported, and whether a resume from lost data gave a loss on time or a rated res
 then per trial one byte of an ``entries`` row of a finished match flipped in the file; printed: how
 many flips ``PRAGMA quick_check`` sees, how many the start-up row check finds, and how many rows it
 repaired from a backup.
+
+``python -m kiosk.devtools.journal_trials rowcheck [--trials 200]``: a synthetic journal of that
+many finished matches of 110 rows each; printed: the rows and the time the start-up row check takes.
 """
 
 from __future__ import annotations
@@ -147,12 +150,14 @@ def sectors(trials: int, seed: int) -> dict[str, int]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.journal_trials", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=("sectors", "flips"))
+    parser.add_argument("kind", choices=("sectors", "flips", "rowcheck"))
     parser.add_argument("--trials", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.kind == "sectors":
         figures = sectors(args.trials, args.seed)
+    elif args.kind == "rowcheck":
+        figures = rowcheck(args.trials)
     else:
         figures = flips(args.trials, args.seed)
     for name, value in figures.items():
@@ -206,6 +211,32 @@ def flips(trials: int, seed: int) -> dict[str, int]:
             figures["trials"] += 1
             shutil.rmtree(trial)
     return figures
+
+
+def rowcheck(matches: int) -> dict[str, int]:
+    """The row check's time on a synthetic journal of ``matches`` finished matches (see the module doc)."""
+    import time
+
+    from engine import MatchConfig
+    from kiosk.store import integrity
+    from kiosk.store.journal import Journal
+    from kiosk.store.records import Entry, entry_row
+
+    with tempfile.TemporaryDirectory(prefix="journal-trials-") as tmp:
+        path = Path(tmp) / "journal.sqlite3"
+        with Journal.open(path) as j, j.database.transaction() as conn:
+            for _ in range(matches):
+                mid = j.begin_match(MatchConfig())
+                rows = [entry_row(mid, s + 1, Entry({"do": "play", "t": s, "player": s % 2, "tile": [3, 4]},
+                                                    "{}" if s == 109 else "", s, "boot-a", 1.0)) for s in range(110)]
+                conn.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                conn.execute("UPDATE matches SET finished = 1 WHERE id = ?", (mid,))
+        with Journal.open(path, check=False) as j:
+            start = time.perf_counter()
+            found = integrity.check_rows(j.database)
+            took = time.perf_counter() - start
+        return dict(matches=matches, rows=found.checked, mb=round(path.stat().st_size / 1e6),
+                    check_ms=round(took * 1000), us_per_row=round(took * 1e6 / max(found.checked, 1)))
 
 
 if __name__ == "__main__":

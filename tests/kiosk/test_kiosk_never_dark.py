@@ -303,7 +303,7 @@ def test_a_journal_deleted_while_the_kiosk_runs_is_written_again_whole(tmp_path:
         until(journal.exists, WAIT, "the journal file written again", k)
         k.answers("PLAY")
         k.stop()
-    assert sorted(p.name for p in journal.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [
+    assert sorted(p.name for p in journal.parent.iterdir() if not p.name.endswith(("-wal", "-shm", "-mark"))) == [
         "journal.sqlite3"]  # no copy left over (.rewrite), nothing moved aside
     [(record, entries)] = stored(journal)
     assert not record.finished

@@ -42,7 +42,6 @@ class Base:
     acked: int
     """Rows of the match in progress acknowledged (committed) before the cut."""
     now_ns: int
-    finished_rows: int
 
 
 def _play(folder: Path, finished: int, current_rows: int, seed: int) -> Base:
@@ -91,7 +90,7 @@ def _play(folder: Path, finished: int, current_rows: int, seed: int) -> Base:
     shutil.copytree(live, cut)  # the files as a power cut leaves them: the writer never closed
     keeper.close()
     shutil.rmtree(live)
-    return Base(cut, match_id, rows, now, 0)
+    return Base(cut, match_id, rows, now)
 
 
 def _entries(path: Path, match_id: int) -> int:

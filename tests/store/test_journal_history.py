@@ -5,13 +5,16 @@ the match that was in progress is aborted unrated instead of resumed from the ro
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 from journal_support import S, Wall, count_rows, kept_table, play_until
 
 from engine import EndReason
+from kiosk.store import integrity
 from kiosk.store.backup import check_backup
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
@@ -181,7 +184,6 @@ def test_damaged_rows_of_a_finished_match_are_found_at_start_up_and_repaired_fro
     path = tmp_path / "journal.sqlite3"
     keeper, _ = history(path, 3)
     keeper.close()
-    import sqlite3
     conn = sqlite3.connect(path)
     step = str(conn.execute("SELECT step FROM entries WHERE match_id = 1 AND seq = 5").fetchone()[0])
     conn.close()
@@ -198,17 +200,13 @@ def test_damaged_rows_of_a_finished_match_are_found_at_start_up_and_repaired_fro
         assert warning.msgid.startswith("Rows of finished matches in the match journal were damaged")
         assert warning.params["rows"] == 1 and "could not" not in warning.msgid
         assert all(e.intact for e in j.commands(1))
-        assert next(e for e in j.commands(1) if e.seq == 5).step == __import__("json").loads(step)
+        assert next(e for e in j.commands(1) if e.seq == 5).step == json.loads(step)
     with Journal.open(path) as j:
         assert j.warnings == []
 
 
 def test_a_large_journal_checks_its_finished_rows_in_the_background_and_gives_a_notice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sqlite3
-
-    from kiosk.store import integrity
-
     path = tmp_path / "journal.sqlite3"
     keeper, _ = history(path, 2)
     keeper.close()

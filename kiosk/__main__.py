@@ -155,6 +155,8 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
         keeper = JournalKeeper.open(path, boot_id(), clock.now(), runlog=runlog)
         if keeper.state.problem is not None:
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
+        for warning in keeper.journal.warnings if keeper.journal is not None else ():  # also on the screen
+            print(f"journal: {warning}", file=sys.stderr)
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
     if not plan.safe_mode:  # the keypad's lock after wrong PINs outlives this start
         owner_pin = replace(owner_pin, lock_file=state_dir(args.simulator) / LOCK_FILE)

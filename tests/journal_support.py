@@ -187,3 +187,13 @@ def count_rows(path: Path, table: str) -> int:
         return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
     finally:
         conn.close()
+
+
+def unacknowledge_last(path: Path, commits: int = 1) -> None:
+    """Set the journal's commit mark back by ``commits``: the files as a power cut mid-commit leaves them
+    (the mark is written only after a commit is on disk, so a torn commit never reached it)."""
+    from kiosk.store.lineage import MarkFile, read_mark
+
+    mark = read_mark(path)
+    assert mark is not None, "no commit mark beside the journal"
+    MarkFile(path).write(type(mark)(mark.history, mark.commits - commits))

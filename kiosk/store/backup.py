@@ -9,6 +9,11 @@ wall time it was made (the kiosk's injected clock), which the restore message re
 
 Restoring picks the newest backup that opens, passes ``PRAGMA quick_check`` and holds the schema's
 tables, and copies it into place.
+
+Each backup holds its journal's history id (``kiosk.store.lineage``). Before a journal's backup
+rotates the slots, the backups of another history found in them (a journal started afresh beside
+the old one's backups) are renamed ``<name>.history-<id>.backup-<n>``: kept beside, never rotated
+away, and still found by a restore.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from collections.abc import Iterable
 from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
+
+from kiosk.store.lineage import history_of
 
 BACKUPS_KEPT = 3
 """How many backups are kept."""
@@ -57,11 +64,33 @@ class Backups:
         """The backups that exist, newest first."""
         return [p for p in (self.slot(n) for n in range(1, self.keep + 1)) if p.exists()]
 
-    def write(self, source: sqlite3.Connection, wall_s: float) -> Path:
+    def set_aside(self) -> list[Path]:
+        """The backups of other histories kept beside the slots, newest first."""
+        found = self.path.parent.glob(f"{self.path.name}.history-*.backup-*")
+        return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+    def _keep_other_histories(self, history: str) -> None:
+        """Rename the slots holding another history's backups out of the rotation's way."""
+        for n in range(1, self.keep + 1):
+            slot = self.slot(n)
+            if not slot.exists():
+                continue
+            theirs = history_of(slot)
+            if theirs is None or theirs == history:
+                continue  # the same history, or one from before history ids (taken as this journal's)
+            target = self.path.with_name(f"{self.path.name}.history-{theirs[:12]}.backup-{n}")
+            k = 1
+            while target.exists():
+                k += 1
+                target = self.path.with_name(f"{self.path.name}.history-{theirs[:12]}.backup-{n}-{k}")
+            os.replace(slot, target)
+
+    def write(self, source: sqlite3.Connection, wall_s: float, history: str | None = None) -> Path:
         """Copy the database behind ``source`` into a new newest backup; the oldest one goes.
 
-        Raises ``sqlite3.Error`` or ``OSError`` (the caller turns them into store errors); the
-        existing backups are untouched until the new one is whole on disk.
+        ``history``: the journal's history id; backups of another history in the slots are set
+        aside first, never rotated away. Raises ``sqlite3.Error`` or ``OSError`` (the caller turns
+        them into store errors); the existing backups are untouched until the new one is whole on disk.
         """
         fresh = self.path.with_name(f"{self.path.name}.backup-new")
         _remove(fresh)
@@ -74,6 +103,8 @@ class Backups:
         except BaseException:
             _remove(fresh)
             raise
+        if history is not None:
+            self._keep_other_histories(history)
         for n in range(self.keep, 1, -1):
             older = self.slot(n - 1)
             if older.exists():
@@ -82,9 +113,13 @@ class Backups:
         fsync_dir(self.path.parent)
         return self.slot(1)
 
-    def newest_good(self, required_tables: Iterable[str]) -> BackupInfo | None:
-        """The newest backup that opens, passes ``quick_check`` and holds ``required_tables``."""
-        for path in self.files():
+    def newest_good(self, required_tables: Iterable[str], *, prefer: str | None = None) -> BackupInfo | None:
+        """The newest backup that opens, passes ``quick_check`` and holds ``required_tables``: the slots
+        first, then those set aside; with ``prefer`` (a history id), that history's backups before all."""
+        candidates = self.files() + self.set_aside()
+        if prefer is not None:
+            candidates.sort(key=lambda p: history_of(p) != prefer)  # stable: newest first within each
+        for path in candidates:
             info = check_backup(path, frozenset(required_tables))
             if info is not None:
                 return info

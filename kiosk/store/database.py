@@ -42,9 +42,11 @@ from kiosk.store.errors import (
     internal,
 )
 from kiosk.store.files import copy_database, file_identity, move_aside, salvage_wal
+from kiosk.store.lineage import HISTORY_TABLE, Mark, MarkFile, count_commit, read_history, read_mark
+from kiosk.store.restore import restore_missing, start_over_message
 from kiosk.store.sqlerrors import is_damage, runtime_error, unavailable
 
-__all__ = ["DamagedFile", "Database", "HasDatabase", "Migration", "Schema", "database_of", "is_damage",
+__all__ = ["DamagedFile", "Database", "HasDatabase", "LostCommits", "Migration", "Schema", "database_of", "is_damage",
            "runtime_error", "unavailable"]
 
 Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
@@ -86,6 +88,17 @@ class DamagedFile(Exception):
         self.reason = reason
 
 
+@dataclass(frozen=True, slots=True)
+class LostCommits:
+    """Commits acknowledged before the last stop that the file no longer holds (see ``kiosk.store.lineage``)."""
+
+    commits: int
+    """How many (at least one)."""
+    cause: str
+    """``"log"`` (the write-ahead log deleted, cut short or damaged beyond repair) or ``"backup"`` (an older
+    backup restored in the journal's place)."""
+
+
 def database_of(source: Database | HasDatabase) -> Database:
     """``source`` itself when it is a ``Database``, else the database it stores through."""
     return source if isinstance(source, Database) else source.database
@@ -113,6 +126,10 @@ class Database:
         self.backups = backups if backups is not None else Backups(path)
         self.check = check
         self._identity = file_identity(path)
+        self._mark = MarkFile(path)
+        self._history: Mark | None = read_history(conn)
+        self.lost: LostCommits | None = None
+        """What opening found missing: acknowledged commits the file no longer holds (None: nothing)."""
         self._rebuilding: tuple[str, Path] | None = None
         """A recovery whose new file could not be made yet: (why, where the old one went)."""
         self._rewritten: tuple[Path, Path | None] | None = None
@@ -143,17 +160,41 @@ class Database:
         warnings: list[Text] = []
         backups = Backups(target, keep_backups)
         wall = float(wall_clock())
-        salvaged = salvage_wal(target, wall, schema.required_tables)
+        mark = read_mark(target)
+        restored = restore_missing(target, _backup_tables(schema), wall, backups, mark)
+        if restored is not None:
+            warnings.append(restored)
+        salvaged = salvage_wal(target, wall, _backup_tables(schema))
         if salvaged is not None:
-            warnings.append(salvaged)
+            warnings.append(salvaged[0])
         conn, note = _open_or_start_over(target, schema, wall, backups, check)
         if note is not None:
             warnings.append(note)
         try:
-            return cls(conn, target, schema, warnings, wall_clock=wall_clock, backups=backups, check=check)
+            database = cls(conn, target, schema, warnings, wall_clock=wall_clock, backups=backups, check=check)
         except BaseException:
             conn.close()
             raise
+        database._count_losses(mark, backup=restored is not None or note is not None,
+                               salvage_lost=salvaged[1] if salvaged is not None else 0)
+        return database
+
+    def _count_losses(self, mark: Mark | None, *, backup: bool, salvage_lost: int) -> None:
+        """Compare the file with the mark its last run left; say what is missing, then mark the file as it is."""
+        now = self._history
+        lost = 0
+        if mark is not None and now is not None and mark.history == now.history:
+            lost = max(0, mark.commits - now.commits)
+        lost = max(lost, salvage_lost)
+        if lost:
+            self.lost = LostCommits(lost, "backup" if backup else "log")
+            if not backup and not salvage_lost:  # nothing else said it: a log deleted or cut short
+                self.warnings.append(T(
+                    "The match journal holds less than the kiosk had saved before it stopped (its write-ahead log "
+                    "was deleted, cut short or damaged): the last commits are lost (commits lost: {commits}).",
+                    commits=lost))
+        if now is not None:
+            self._mark.write(now)
 
     # -- use -------------------------------------------------------------------------------
 
@@ -201,8 +242,11 @@ class Database:
                 except sqlite3.Error as exc:
                     raise self._error(exc) from exc
                 self._depth = 1
+                history = self._history
                 try:
                     yield conn
+                    if history is not None:
+                        count_commit(conn)
                 except BaseException:
                     _rollback(conn)
                     raise
@@ -212,6 +256,9 @@ class Database:
                     except sqlite3.Error as exc:
                         _rollback(conn)
                         raise self._error(exc) from exc
+                    if history is not None:
+                        self._history = Mark(history.history, history.commits + 1)
+                        self._mark.write(self._history)  # after the commit is on disk: never ahead of it
                 finally:
                     self._depth = 0
 
@@ -231,6 +278,11 @@ class Database:
         if isinstance(error, StoreDamaged):
             self.damage = str(exc)
         return error
+
+    def notice(self, text: Text) -> None:
+        """Add a notice (from any thread)."""
+        with self._lock:
+            self.notices.append(text)
 
     def take_notices(self) -> list[Text]:
         """The notices gathered since the last call (and forget them)."""
@@ -272,12 +324,21 @@ class Database:
         conn, restored = _rebuild(self.path, self.schema, float(self.wall_clock()), self.backups)
         self._rebuilding = None
         self._adopt(conn)
-        return _start_over_message(self.path, why, moved, restored)
+        return start_over_message(self.path, why, moved, restored)
 
     def _adopt(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._identity = file_identity(self.path)
+        self._history = read_history(conn)
+        if self._history is not None:
+            self._mark.write(self._history)
         self.generation += 1
+
+    @property
+    def history(self) -> Mark | None:
+        """The file's history id and the commits it holds (None for a schema without them)."""
+        with self._lock:
+            return self._history
 
     def _reconnect(self) -> sqlite3.Connection:
         """Open the file again after a recovery or a rewrite that could not finish (no connection)."""
@@ -363,7 +424,7 @@ class Database:
         wall = float(self.wall_clock()) if wall_s is None else float(wall_s)
         with self._locked() as conn:
             try:
-                return self.backups.write(conn, wall)
+                return self.backups.write(conn, wall, None if self._history is None else self._history.history)
             except OSError as exc:
                 error = str(exc.strerror or exc)
                 raise StoreUnavailable(T("The backup of the match journal could not be written ({error}).",
@@ -416,13 +477,13 @@ def _open_or_start_over(target: Path, schema: Schema, wall: float, backups: Back
     except DamagedFile as damage:
         moved = move_aside(target, wall)
         conn, restored = _rebuild(target, schema, wall, backups)
-        return conn, _start_over_message(target, damage.reason, moved, restored)
+        return conn, start_over_message(target, damage.reason, moved, restored)
 
 
 def _rebuild(target: Path, schema: Schema, wall: float, backups: Backups
              ) -> tuple[sqlite3.Connection, BackupInfo | None]:
     """A connection to ``target`` (moved aside already): the newest good backup, else a new file."""
-    backup = backups.newest_good(schema.required_tables)
+    backup = backups.newest_good(_backup_tables(schema))
     if backup is not None:
         try:
             backups.restore(backup, target)
@@ -442,14 +503,9 @@ def _rebuild(target: Path, schema: Schema, wall: float, backups: Backups
                              path=str(target), error=again.reason)) from again
 
 
-def _start_over_message(target: Path, reason: str, moved: Path, restored: BackupInfo | None) -> Text:
-    if restored is None:
-        return T("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and a new "
-                 "journal was started.", name=target.name, reason=reason, moved=moved.name)
-    return T("The match journal {name} could not be read ({reason}); it was moved aside to {moved} and the players, "
-             "ratings and matches were restored from the backup of {when} (players: {players}, matches: {matches}). "
-             "Anything saved after that backup is lost.", name=target.name, reason=reason, moved=moved.name,
-             when=restored.when, players=restored.players, matches=restored.matches)
+def _backup_tables(schema: Schema) -> frozenset[str]:
+    """The tables a backup (or a file before its migrations) must hold: ``history`` came with version 4."""
+    return schema.required_tables - {HISTORY_TABLE}
 
 
 def _connect(path: Path, schema: Schema, check: bool) -> sqlite3.Connection:

@@ -107,7 +107,7 @@ def copy_database(source: sqlite3.Connection, target: Path) -> None:
         raise
 
 
-def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> Text | None:
+def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> tuple[Text, int] | None:
     """Before SQLite opens ``path``: repair its write-ahead log when SQLite would drop committed frames.
 
     Returns None when the log is whole (or only its unfinished tail is torn: SQLite drops that
@@ -117,7 +117,8 @@ def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> Text | N
     place. When it does not, a copy of the damaged log is kept under that name and SQLite's own
     reading of the log (everything before the damage) is folded into the file at once, so that no
     damaged log is left for SQLite to append to. The message says what was recovered, or what is
-    lost. ``StoreUnavailable`` when the copies cannot be written (nothing is then changed).
+    lost, with the commits lost (0 when all were recovered). ``StoreUnavailable`` when the copies
+    cannot be written (nothing is then changed).
     """
     wal = sidecar(path, "-wal")
     try:
@@ -160,10 +161,10 @@ def salvage_wal(path: Path, wall_s: float, required: frozenset[str]) -> Text | N
         return T("Part of the match journal's write-ahead log was damaged (frame {frame}); the commits after the "
                  "damage were recovered (commits recovered: {commits}) and the file passed its integrity check. "
                  "A copy of the damaged log was kept as {copy}.", frame=frame, commits=report.lost_commits,
-                 copy=kept.name)
+                 copy=kept.name), 0
     return T("Part of the match journal's write-ahead log was damaged (frame {frame}); the commits after the "
              "damage could not be recovered and are lost (commits lost: {commits}). A copy of the damaged log was "
-             "kept as {copy}.", frame=frame, commits=report.lost_commits, copy=kept.name)
+             "kept as {copy}.", frame=frame, commits=report.lost_commits, copy=kept.name), report.lost_commits
 
 
 def _fold(path: Path) -> None:

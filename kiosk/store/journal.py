@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from engine import MatchConfig, Outcome
 from kiosk.i18n import T, Text
-from kiosk.store import audit
+from kiosk.store import audit, integrity
 from kiosk.store.database import Database
 from kiosk.store.database import unavailable as _unavailable
 from kiosk.store.errors import (
@@ -102,6 +103,8 @@ class Journal:
         """Use ``Journal.open`` (or give an open ``Database`` with the journal's schema)."""
         self.database = database
         self.wall_clock = wall_clock
+        self.row_check: threading.Thread | None = None
+        """The check of the finished matches' rows while it runs in the background (``kiosk.store.integrity``)."""
         """Wall time (seconds) for rows written without an explicit ``wall_s``."""
 
     @classmethod
@@ -111,7 +114,10 @@ class Journal:
         log is repaired, a damaged file is moved aside and its newest good backup restored, each
         with a warning; ``JournalUnavailable`` when it cannot be kept; ``JournalCorrupt`` for a file
         from a newer program). ``check``: run ``PRAGMA quick_check`` first."""
-        return cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
+        journal = cls(Database.open(path, JOURNAL_SCHEMA, wall_clock=wall_clock, check=check), wall_clock=wall_clock)
+        if check:  # every row of the finished matches against its checksum, repaired from a backup
+            journal.row_check = integrity.start(journal.database)
+        return journal
 
     @property
     def path(self) -> Path:

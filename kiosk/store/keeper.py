@@ -55,6 +55,7 @@ from kiosk.store.errors import (
 )
 from kiosk.store.files import move_aside
 from kiosk.store.journal import Journal
+from kiosk.store.lineage import ask_fresh
 from kiosk.store.players import Players
 from kiosk.store.recorder import MatchRecorder, RecordingMatch
 from kiosk.store.resume import Resumed, resume, resume_logged
@@ -367,6 +368,7 @@ class JournalKeeper:
             self._players = None
         try:
             moved = move_aside(self.path, float(self.wall_clock()), kind="old")
+            ask_fresh(self.path)  # a new history: the old one's backups stay beside it, not restored
         except StoreUnavailable as exc:
             self._fail(exc, now_ns)
             return self.state

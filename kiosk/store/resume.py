@@ -18,6 +18,7 @@ from engine.snapshot import restore_text
 from kiosk.i18n import N_, T, Text, duration
 from kiosk.store.errors import ResumeFailed, StoreUnavailable, StoreUsageError
 from kiosk.store.journal import Journal
+from kiosk.store.losses import aborted_match, after_loss, loss_message, lost_commits
 from kiosk.store.players import Players
 from kiosk.store.recorder import MatchRecorder, RecordingMatch, _t_ms
 from kiosk.store.records import Entry, ResumePoint
@@ -81,10 +82,15 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     if point.damaged:
         journal.discard_after(point.match_id, point.seq, "damaged: failed its checksum at start-up",
                               wall_s=wall_clock())
+    lost = lost_commits(journal)  # the file lost acknowledged rows: abort unrated, never resume from there
     if point.snapshot is None:
-        return _not_started(journal, point, boot_id, wall_clock)
+        return _not_started(journal, point, boot_id, wall_clock, now_ns)
     try:
-        match, events, running, same_boot, same_base = _restore(point.snapshot, boot_id, now_ns, complete)
+        if lost is None:
+            match, events, running, same_boot, same_base = _restore(point.snapshot, boot_id, now_ns, complete)
+        else:  # the file lost acknowledged rows: aborted unrated from where it stands, nothing charged
+            restored, events = after_loss(point.snapshot, lost, boot_id, now_ns)
+            match, running, same_boot, same_base = RecordingMatch.adopt(restored), None, False, False
     except (SnapshotError, ValueError, KeyError, TypeError) as exc:
         template = N_("the saved match could not be restored: {error}")
         detail = Outcome(None, EndReason.ABORTED, False, template.format(error=exc), template, (("error", str(exc)),))
@@ -97,7 +103,8 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     recorder.watch(match)
     _note_restart(recorder, match, same_base, now_ns)
     saved = _write(recorder, match, now_ns)
-    message = _message(match, running, same_boot, down_ns, point.damaged, complete)
+    message = _message(match, running, same_boot, down_ns, point.damaged, complete) if lost is None else (
+        loss_message(lost))
     return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
                    point.damaged, recorder.computer_level, saved)
 
@@ -183,7 +190,7 @@ def _recorder(journal: Journal, point: ResumePoint, boot_id: str, wall_clock: Ca
 
 
 def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
-                 wall_clock: Callable[[], float]) -> Resumed:
+                 wall_clock: Callable[[], float], now_ns: int) -> Resumed:
     try:
         config = MatchConfig.from_dict(point.match.config)
     except (ValueError, KeyError, TypeError) as exc:
@@ -191,6 +198,15 @@ def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
                              "closed without a result.", error=str(exc))) from exc
     recorder = _recorder(journal, point, boot_id, wall_clock)
     match = recorder.watch(RecordingMatch(config, boot_id=boot_id))
+    lost = lost_commits(journal)
+    if lost is not None:  # its first rows may be what was lost: no result from a guess
+        events = aborted_match(match, lost, boot_id, now_ns)
+        step: dict[str, object] = {"do": "restart", "same_boot": False, "t": _t_ms(now_ns),
+                                   "reason": match.outcome.detail if match.outcome is not None else None}
+        recorder.note(match, step, now_ns)
+        saved = _write(recorder, match, now_ns)
+        return Resumed(match, recorder, events, loss_message(lost), point.match_id, point.match.players, 0, None,
+                       point.damaged, recorder.computer_level, saved)
     message = T("The kiosk restarted before the match began; press Start when ready.")
     if point.damaged:
         message = T("{message} The first command was damaged by the power cut and was dropped.", message=message)

@@ -6,6 +6,7 @@ import sqlite3
 
 from kiosk.i18n import T
 from kiosk.store.database import DamagedFile, Migration, Schema
+from kiosk.store.lineage import create_history
 
 V1: tuple[str, ...] = (
     """CREATE TABLE players (
@@ -86,9 +87,13 @@ V3: tuple[str, ...] = (
 """Version 3: a practice match's computer level (1 Beginner to 4 Expert; it plays seat 1, which has no
 player id); NULL: two people."""
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3)
+V4: Migration = create_history
+"""Version 4: the ``history`` table (the journal's history id, kept by its backups, and its commit
+count; ``kiosk.store.lineage``)."""
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4)
 SCHEMA_VERSION = len(MIGRATIONS)
-REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes"})
+REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes", "history"})
 
 
 def adopt_legacy(conn: sqlite3.Connection, tables: frozenset[str]) -> int | None:

@@ -52,6 +52,9 @@ class WalReport:
     salts: tuple[int, int] = (0, 0)
     """The salts of the log's current generation (the header's, or the first frame's when the
     header is damaged)."""
+    dropped: tuple[int, ...] = ()
+    """Frames in the damaged stretch whose own header is destroyed (salts or page number): a repaired
+    log leaves them out (their page is usually written again by a later frame)."""
 
     @property
     def damaged(self) -> bool:
@@ -128,7 +131,7 @@ def inspect_bytes(raw: bytes) -> WalReport | None:
         salts = frames[0].salts  # the header's own salts may be what was damaged
     # the current generation ends at the last frame carrying the header's salts; frames after it
     # are left over from before a checkpoint restarted the log (SQLite ignores them too)
-    end = max((i + 1 for i, f in enumerate(frames) if f.salts == salts), default=0)
+    end = max((i + 1 for i, f in enumerate(frames) if f.salts == salts and f.page), default=0)
     frames = frames[:end]
     kept = commits = 0
     bad: int | None = None
@@ -142,37 +145,48 @@ def inspect_bytes(raw: bytes) -> WalReport | None:
             kept, commits = i + 1, commits + 1
     if bad is None:
         return WalReport(len(frames), kept, commits, None, 0, kept, salts=salts)
-    lost, repair_to = _after_damage(raw, frames, bad, page_size, big, running, salts)
+    lost, repair_to, resumed_at = _after_damage(raw, frames, bad, page_size, big, running, salts)
+    pages = max((f.commit for f in frames), default=0) or _MASK  # the file's size in pages after its commits
+    wide = resumed_at > bad + 1
+    dropped = tuple(i for i in range(bad, resumed_at)
+                    if frames[i].page == 0 or frames[i].page > pages or (wide and frames[i].salts != salts))
     return WalReport(len(frames), kept, commits, bad if lost else None, lost, repair_to if lost else kept,
-                     header_damaged=not header_ok, salts=salts)
+                     header_damaged=not header_ok, salts=salts, dropped=dropped if lost else ())
 
 
 def _after_damage(raw: bytes, frames: list[_Frame], bad: int, page_size: int, big: bool,
-                  computed: tuple[int, int], salts: tuple[int, int]) -> tuple[int, int]:
-    """(transactions SQLite would drop from frame ``bad`` on, frames through the last of them), or
-    ``(0, bad)`` when the damage may be a torn write.
+                  computed: tuple[int, int], salts: tuple[int, int]) -> tuple[int, int, int]:
+    """(transactions SQLite would drop from frame ``bad`` on, frames through the last of them, the first
+    frame of the chain that verifies again), or ``(0, bad, bad)`` when the damage may be a torn write.
 
-    The frames after ``bad`` are checked as a chain of their own. With ``synchronous=FULL`` SQLite
-    writes a transaction only after the one before it was fsynced, so a later transaction whose
-    commit frame verifies proves that the damaged frame's own transaction was whole on disk: the
-    damage came after (bit rot). Without one, the damaged frame may belong to the unfinished last
-    transaction — a torn write, dropped as SQLite drops it, and not reported.
+    The frames after the damage are checked as a chain of their own, seeded by the stored checksum
+    of a frame whose header still carries the log's salts (the damaged frame itself first, or the
+    checksum it should have had; then each later frame in turn, for damage that covers more than
+    one frame, such as a 4 KiB sector of zeros across a frame boundary). With ``synchronous=FULL``
+    SQLite writes a transaction only after the one before it was fsynced, so a later transaction
+    whose commit frame verifies proves that the damaged frames were whole on disk once: damage,
+    not a torn write. Without one, the damage may belong to the unfinished last transaction — a
+    torn write, dropped as SQLite drops it, and not reported here.
     """
-    best = (0, bad)
-    for seed in (frames[bad].stored, computed):  # a flipped page byte, or a flipped stored checksum
-        transactions = 1 if frames[bad].commit else 0
-        last = bad + 1
+    seeds: list[tuple[int, tuple[int, int]]] = [(bad, frames[bad].stored), (bad, computed)]
+    seeds += [(s, frames[s].stored) for s in range(bad + 1, len(frames) - 1) if frames[s].salts == salts]
+    for start, seed in seeds:
+        damaged = sum(1 for i in range(bad, start + 1) if frames[i].commit and frames[i].salts == salts)
+        last = start + 1
         running = seed
-        for i in range(bad + 1, len(frames)):
+        verified = 0
+        for i in range(start + 1, len(frames)):
             frame = frames[i]
             running = _frame_sum(raw, frame, page_size, running, big)
             if frame.salts != salts or running != frame.stored:
                 break
             if frame.commit:
-                transactions, last = transactions + 1, i + 1
-        if transactions >= 2 and transactions > best[0]:  # the damaged one's own and at least one after it
-            best = (transactions, last)
-    return best
+                verified, last = verified + 1, i + 1
+        # the damaged transaction's own commit and one after it; past a wider stretch (whose commit
+        # marks may be destroyed), two whole transactions after it
+        if (start == bad and damaged + verified >= 2 and verified) or (start > bad and verified >= 2):
+            return damaged + verified, last, start + 1 if start > bad else bad + 1
+    return 0, bad, bad
 
 
 def repair_bytes(raw: bytes, report: WalReport) -> bytes:
@@ -190,7 +204,9 @@ def repair_bytes(raw: bytes, report: WalReport) -> bytes:
     struct.pack_into(">2I", out, 16, *salts)
     struct.pack_into(">2I", out, 24, *checksum(bytes(out[:24]), (0, 0), big))
     running = struct.unpack_from(">2I", out, 24)
-    for frame in _frames(raw, page_size)[:report.repair_frames]:
+    for k, frame in enumerate(_frames(raw, page_size)[:report.repair_frames]):
+        if k in report.dropped:
+            continue
         body = bytearray(raw[frame.offset:frame.offset + FRAME_HEADER_SIZE + page_size])
         struct.pack_into(">2I", body, 8, *salts)
         running = checksum(bytes(body[FRAME_HEADER_SIZE:]), checksum(bytes(body[:8]), running, big), big)

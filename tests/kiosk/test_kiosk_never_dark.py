@@ -304,7 +304,7 @@ def test_a_journal_deleted_while_the_kiosk_runs_is_written_again_whole(tmp_path:
         until(journal.exists, WAIT, "the journal file written again", k)
         k.answers("PLAY")
         k.stop()
-    assert sorted(p.name for p in journal.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [
+    assert sorted(p.name for p in journal.parent.iterdir() if not p.name.endswith(("-wal", "-shm", "-mark"))) == [
         "journal.sqlite3"]  # no copy left over (.rewrite), nothing moved aside
     [(record, entries)] = stored(journal)
     assert not record.finished
@@ -405,3 +405,28 @@ def test_a_stop_soon_after_a_full_disk_at_start_has_room_again_still_saves_the_m
         assert size(journal) > 0, "the match played while the disk was full was not saved at the stop"
         [(_record, entries)] = stored(journal)
         assert steps(entries) == ["start", "reveal"]
+
+
+@pytest.mark.parametrize("how", ["deleted", "empty"])
+def test_a_journal_deleted_or_emptied_before_start_is_restored_from_its_backup_and_said(tmp_path: Path,
+                                                                                        how: str) -> None:
+    """Issue 26: the history never vanishes silently: the newest backup comes back, and the kiosk says so."""
+    journal = tmp_path / "journal" / "journal.sqlite3"
+    journal.parent.mkdir()
+    rows = earlier_run(journal, finished=True)
+    for name in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        journal.with_name(name).unlink(missing_ok=True)
+    if how == "deleted":
+        journal.unlink()
+    else:
+        journal.write_bytes(b"")
+    with kiosk(tmp_path, journal) as k:
+        k.said("were restored from the backup of")  # the notice the screen shows, also on stderr
+        k.connected()
+        k.new_match()
+        k.start()
+        k.answers("HAND_OVER")
+        k.stop()
+    (old, old_entries), (new, new_entries) = stored(journal)
+    assert old.finished and len(old_entries) == rows
+    assert not new.finished and steps(new_entries) == ["start"]

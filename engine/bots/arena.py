@@ -261,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                             help=f"side {side} never bids (declines first, accepts as the jockey) instead of "
                                  "its level's auction")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="measure decisions and level 4's budget in this process's CPU time, so that other "
+                             "work on a shared machine does not shorten the searches")
     parser.add_argument("--seat-rngs", action="store_true",
                         help="random numbers by seat, not by side: twins that decide alike play a seed's two "
                              "matches alike")
@@ -272,7 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sides = (BotSpec(args.a, args.samples_a, budget, args.determinized_a, args.baseline_auction_a),
              BotSpec(args.b, args.samples_b, budget, args.determinized_b, args.baseline_auction_b))
     report = (lambda text: print(text + "\n", flush=True)) if args.progress else None
-    results = run(sides, args.matches, args.seed, time.perf_counter_ns, report, args.seat_rngs)
+    timer = time.process_time_ns if args.cpu_clock else time.perf_counter_ns
+    results = run(sides, args.matches, args.seed, timer, report, args.seat_rngs)
     print(summary(sides, results))
     return 0
 

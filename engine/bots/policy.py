@@ -16,7 +16,7 @@ LEAD_BASE = 4.5
 LEAD_PER_POINT = 0.75
 """Level 3's measured value of opening a round instead of letting the other player open, in the
 seat's own points: ``LEAD_BASE + LEAD_PER_POINT`` × the best opening score in hand (level-3 play
-of the same deals both ways, ``python -m engine.bots.auction_value``: about 3.5 + 0.77 × the score
+of the same deals both ways, ``python -m engine.bots.auction_value``: about 3.9 + 0.77 × the score
 in the round, and about 1 more for the better chance of being the next round's jockey). At most
 12, below every bid's cost (15 for the first bid, 5 + the 15 that accepting earns for the
 jockey's raise), so level 3 does not bid."""

@@ -29,7 +29,7 @@ from hardware.notices import N_, Notice, keyed
 ORIENTATIONS = ("table", "upright")
 LANGUAGES = ("en", "ko", "uk", "id")
 HARDWARE_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
-KIOSK_SECTIONS = ("display", "match", "kiosk", "sound")
+KIOSK_SECTIONS = ("display", "match", "kiosk", "sound", "computer")
 DEFAULT_OWNER_PIN_FILE = "/etc/spectacular-bid/owner-pin"
 """Where the installer stores the owner PIN's salted hash (``kiosk.owner``)."""
 
@@ -62,6 +62,10 @@ owner_pin_file = "/etc/spectacular-bid/owner-pin"  # the owner PIN's salted hash
 
 [sound]
 volume = 60              # 0 (silent) to 100
+
+[computer]
+think_seconds = 1.0      # the computer's pause before each move; the Expert searches all of it
+                         # (0.2 to 10; a slower machine plays weaker in the same time)
 
 # The hardware tables ([hardware], [buttons], [leds], [serial], [keyboard]) are documented in
 # docs/hardware.md.
@@ -108,6 +112,14 @@ class SoundSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class ComputerSettings:
+    """How the computer opponent plays."""
+
+    think_seconds: float = 1.0
+    """The pause before each of its moves; level 4 searches for the whole of it."""
+
+
+@dataclass(frozen=True, slots=True)
 class KioskConfig:
     """The whole configuration, validated."""
 
@@ -116,6 +128,7 @@ class KioskConfig:
     kiosk: KioskSettings = KioskSettings()
     hardware: HardwareConfig = HardwareConfig()
     sound: SoundSettings = SoundSettings()
+    computer: ComputerSettings = ComputerSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,8 +290,10 @@ RULES: dict[str, Rule] = {
     "kiosk.admin_exit_key": Rule("F12", lambda v: v if isinstance(v, str) and v else None, Notice(N_("a key name"))),
     "kiosk.owner_pin_file": Rule(DEFAULT_OWNER_PIN_FILE, _path, Notice(N_("an absolute file path"))),
     "sound.volume": Rule(60, _whole(0, 100), Notice(N_("a whole number from 0 to 100"))),
+    "computer.think_seconds": Rule(1.0, _number(0.2, 10), Notice(N_("a number of seconds from 0.2 to 10"))),
 }
-"""Every scalar key of the kiosk's own tables (``[display]``, ``[match]``, ``[kiosk]``, ``[sound]``)."""
+"""Every scalar key of the kiosk's own tables (``[display]``, ``[match]``, ``[kiosk]``, ``[sound]``,
+``[computer]``)."""
 
 
 def _unusable(error: BaseException) -> LoadedKioskConfig:
@@ -327,7 +342,8 @@ def _checked(text: str, data: dict[str, Any], port_exists: Callable[[str], bool]
         line = _line_of(text, section, name.split(".")[0] or None) if section in HARDWARE_SECTIONS else None
         warnings.append(warning.with_line(line) if warning.key is not None else warning)
     config = KioskConfig(DisplayConfig(**display), MatchSettings(**tables["match"]), KioskSettings(**tables["kiosk"]),
-                         hardware_loaded.config, SoundSettings(**tables["sound"]))
+                         hardware_loaded.config, SoundSettings(**tables["sound"]),
+                         ComputerSettings(**tables["computer"]))
     return LoadedKioskConfig(config, tuple(warnings))
 
 

@@ -1,11 +1,13 @@
 """Computer opponents for one seat, from what that seat may know (a ``PlayerView``) only.
 
-``choose(view, level, rng)`` returns the seat's next action. Levels: 1 random legal action;
+``choose(view, level, rng)`` returns the seat's next action. Levels: 1 random legal play;
 2 greedy (highest immediate score, then the heaviest tile); 3 heuristic (score minus the other
 player's likely best reply from tile counting, blocking, follow-ups); 4 information-set Monte Carlo
 tree search over sampled hidden hands (``ismcts``), falling back to level 3 when its time budget
-runs out (the determinization search it replaced is ``search.search``). The auction at every level never
-makes a bid whose payment would leave the bot at 0; bots never resign.
+runs out (the determinization search it replaced is ``search.search``). In the auction levels 1
+and 2 never bid (decline, or accept as the jockey), level 3 bids only when its measured value of
+leading exceeds the bid's cost, level 4 searches it; no level makes a bid whose payment would
+leave the bot at 0; bots never resign.
 
 Pure and thread-safe: no module state changes, no clock read except the ``clock`` the caller
 passes, randomness only from the caller's ``rng``. The same view, level, ``rng`` state and
@@ -57,9 +59,9 @@ def choose(
     if isinstance(legal[0], Reveal):
         return legal[0]
     safe = safe_actions(view)
-    if level == 1:
-        return random_choice(safe, rng)
     in_auction = view.phase is Phase.AUCTION
+    if level == 1:
+        return first_auction_action(view) if in_auction else random_choice(safe, rng)
     if level == 2:
         return first_auction_action(view) if in_auction else greedy_play(view.layout(), safe)
     if level == 3:

@@ -11,6 +11,9 @@ Level 4 searches with information-set MCTS (``engine.bots.ismcts``; ``--samples-
 ``--samples-b`` fix its iterations, and the figures add its iterations per searched decision); a
 side may use the determinization search level 4 had before instead (``engine.bots.search``):
 ``--determinized-a`` / ``--determinized-b`` (level 4 only; the samples are then its samples).
+``--baseline-auction-a`` / ``--baseline-auction-b`` replace that side's auction by the baseline that
+never bids (``baseline_auction``: decline as the first bidder, accept as the jockey), the rest of
+its play unchanged: a level against its baseline-auction twin measures what its auction is worth.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from ..clock import NS_PER_MS
 from ..deal import shuffle_deal
 from ..errors import IllegalAction
 from ..events import RoundEnded
-from ..match import Match
+from ..match import Match, Phase
 from ..view import PlayerView
 from . import choose
 from .ismcts import ismcts_search
+from .policy import first_auction_action
 from .search import search
 
 MAX_ROUNDS = 400
@@ -41,18 +45,21 @@ MAX_ROUNDS = 400
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     """One side: a level and, for level 4, its fixed samples (ISMCTS iterations) or its time budget;
-    ``determinized`` (level 4 only) searches with the determinization search instead."""
+    ``determinized`` (level 4 only) searches with the determinization search instead;
+    ``baseline_auction`` never bids (``baseline_auction``) instead of the level's auction."""
 
     level: int
     samples: int | None = None
     budget_ns: int | None = None
     determinized: bool = False
+    baseline_auction: bool = False
 
     @property
     def name(self) -> str:
-        """A short label such as ``L4``, ``L4/s30`` or ``L4/det``."""
+        """A short label such as ``L4``, ``L4/s30``, ``L4/det`` or ``L3/base`` (baseline auction)."""
         return (f"L{self.level}" + ("/det" if self.determinized else "")
-                + (f"/s{self.samples}" if self.samples is not None else ""))
+                + (f"/s{self.samples}" if self.samples is not None else "")
+                + ("/base" if self.baseline_auction else ""))
 
 
 @dataclass(slots=True)
@@ -77,15 +84,22 @@ def play_match(
     a_seat: int,
     timer: Callable[[], int] | None = None,
     think_ns: int = 500 * NS_PER_MS,
+    seat_rngs: bool = False,
 ) -> MatchResult:
     """Side a at seat ``a_seat`` against side b; the deals come from ``seed`` whatever the seats.
 
     ``timer`` (nanoseconds) measures each decision and bounds level 4's budget; without one every
-    decision takes ``think_ns`` of virtual time and level 4 uses its samples.
+    decision takes ``think_ns`` of virtual time and level 4 uses its samples. Each side's random
+    numbers come from the seed and the side, or with ``seat_rngs`` from the seed and the seat: two
+    sides that decide alike then play a seed's two matches identically, seats swapped.
     """
     deals = random.Random(f"deals-{seed}")
-    rngs = (random.Random(f"bot-{seed}-a"), random.Random(f"bot-{seed}-b"))
     side_of_seat = (0, 1) if a_seat == 0 else (1, 0)
+    if seat_rngs:
+        by_seat = (random.Random(f"bot-{seed}-seat0"), random.Random(f"bot-{seed}-seat1"))
+        rngs = (by_seat[a_seat], by_seat[1 - a_seat])
+    else:
+        rngs = (random.Random(f"bot-{seed}-a"), random.Random(f"bot-{seed}-b"))
     match = Match()
     now = 0
     result = MatchResult(winner=-1, rounds=0, points_a=0, capped=False)
@@ -127,6 +141,8 @@ def _decide(
 ) -> Action:
     """``spec``'s action for ``view`` (bounded by ``timer`` when given); a level-4 ISMCTS side's
     iterations are appended to ``iterations`` when it searched (as ``choose`` at level 4 does)."""
+    if spec.baseline_auction and view.phase is Phase.AUCTION:
+        return baseline_auction(view)
     if spec.level != 4:
         return choose(view, spec.level, rng)
     if spec.determinized:
@@ -135,6 +151,11 @@ def _decide(
     if found.iterations:
         iterations.append(found.iterations)
     return found.action
+
+
+def baseline_auction(view: PlayerView) -> Action:
+    """The auction that never bids: decline as the first bidder, accept as the jockey facing a bid."""
+    return first_auction_action(view)
 
 
 def _apply(match: Match, action: Action, now: int, result: MatchResult) -> list[object]:
@@ -172,13 +193,15 @@ def run(
     seed: int,
     timer: Callable[[], int] | None = None,
     report: Callable[[str], None] | None = None,
+    seat_rngs: bool = False,
 ) -> list[MatchResult]:
-    """``matches`` duplicate matches (pairs of seeds, seats swapped), side a first at seat 0."""
+    """``matches`` duplicate matches (pairs of seeds, seats swapped), side a first at seat 0
+    (``seat_rngs``: see ``play_match``)."""
     results: list[MatchResult] = []
     for i in range((matches + 1) // 2):
         for a_seat in (0, 1):
             if len(results) < matches:
-                results.append(play_match(sides, seed + i, a_seat, timer))
+                results.append(play_match(sides, seed + i, a_seat, timer, seat_rngs=seat_rngs))
         if report is not None and (i + 1) % 10 == 0:
             report(summary(sides, results))
     return results
@@ -234,16 +257,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  f"or samples with --determinized-{side})")
         parser.add_argument(f"--determinized-{side}", action="store_true",
                             help=f"side {side} (level 4) uses the determinization search instead of ISMCTS")
+        parser.add_argument(f"--baseline-auction-{side}", action="store_true",
+                            help=f"side {side} never bids (declines first, accepts as the jockey) instead of "
+                                 "its level's auction")
     parser.add_argument("--budget-ms", type=float, default=None, help="level 4's budget (default: the bots' default)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="measure decisions and level 4's budget in this process's CPU time, so that other "
+                             "work on a shared machine does not shorten the searches")
+    parser.add_argument("--seat-rngs", action="store_true",
+                        help="random numbers by seat, not by side: twins that decide alike play a seed's two "
+                             "matches alike")
     parser.add_argument("--progress", action="store_true", help="print the figures every 20 matches")
     args = parser.parse_args(argv)
     if (args.determinized_a and args.a != 4) or (args.determinized_b and args.b != 4):
         parser.error("--determinized-a / --determinized-b need level 4 on that side")
     budget = None if args.budget_ms is None else int(args.budget_ms * NS_PER_MS)
-    sides = (BotSpec(args.a, args.samples_a, budget, args.determinized_a),
-             BotSpec(args.b, args.samples_b, budget, args.determinized_b))
+    sides = (BotSpec(args.a, args.samples_a, budget, args.determinized_a, args.baseline_auction_a),
+             BotSpec(args.b, args.samples_b, budget, args.determinized_b, args.baseline_auction_b))
     report = (lambda text: print(text + "\n", flush=True)) if args.progress else None
-    results = run(sides, args.matches, args.seed, time.perf_counter_ns, report)
+    timer = time.process_time_ns if args.cpu_clock else time.perf_counter_ns
+    results = run(sides, args.matches, args.seed, timer, report, args.seat_rngs)
     print(summary(sides, results))
     return 0
 

@@ -12,11 +12,14 @@ from ..tiles import POINT_VALUE, TILE_HALVES, TILE_INDEX, TILE_MASK, TILE_PIPS
 from ..view import PlayerView
 from .knowledge import Knowledge
 
-TEMPO = 6.0
-"""Level 3's estimate of what opening a round is worth beyond the opening tile's own score."""
-OTHER_LEAD = 9.0
-"""Level 3's estimate of what the other player's lead would be worth to them (so: what leading
-ourselves saves)."""
+LEAD_BASE = 4.5
+LEAD_PER_POINT = 0.75
+"""Level 3's measured value of opening a round instead of letting the other player open, in the
+seat's own points: ``LEAD_BASE + LEAD_PER_POINT`` × the best opening score in hand (level-3 play
+of the same deals both ways, ``python -m engine.bots.auction_value``: about 3.9 + 0.77 × the score
+in the round, and about 1 more for the better chance of being the next round's jockey). At most
+12, below every bid's cost (15 for the first bid, 5 + the 15 that accepting earns for the
+jockey's raise), so level 3 does not bid."""
 
 
 def safe_actions(view: PlayerView) -> tuple[Action, ...]:
@@ -168,13 +171,15 @@ def heuristic_play(view: PlayerView, rng: random.Random, knowledge: Knowledge | 
     return best
 
 
-def opening_value(view: PlayerView) -> float:
-    """Level 3's rule for what leading the round is worth to the seat, in points: the best opening
-    score in hand plus a tempo allowance for playing first."""
-    best = 0
-    for t in view.hand:
-        best = max(best, score_of(Layout().count_after_index(TILE_INDEX[t], NO_POINT)))
-    return best + TEMPO
+def best_opening_score(view: PlayerView) -> int:
+    """The best score an opening tile from the seat's hand would make (0, 5 or 10)."""
+    return max((score_of(Layout().count_after_index(TILE_INDEX[t], NO_POINT)) for t in view.hand), default=0)
+
+
+def lead_value(view: PlayerView) -> float:
+    """Level 3's estimate of what opening the round is worth to the seat over letting the other
+    player open, in points (``LEAD_BASE``, ``LEAD_PER_POINT``)."""
+    return LEAD_BASE + LEAD_PER_POINT * best_opening_score(view)
 
 
 def auction_by_value(view: PlayerView, lead_gain: float) -> Action:
@@ -207,5 +212,6 @@ def _bid_worth(auction: AuctionView, seat: int, amount: int, lead_gain: float) -
 
 
 def heuristic_auction(view: PlayerView) -> Action:
-    """Level 3's auction rule."""
-    return auction_by_value(view, opening_value(view) + OTHER_LEAD)
+    """Level 3's auction rule: bid only when the measured value of leading exceeds what the bid
+    costs (``auction_by_value`` with ``lead_value``)."""
+    return auction_by_value(view, lead_value(view))

@@ -3,9 +3,12 @@
 The frame loop never waits for it. When the computer's seat is to act, the controller's ``update``
 calls ``ComputerPlayer.update`` each frame: the first call hands the seat's ``PlayerView`` to a
 worker (an ``Executor``: a thread in the kiosk, ``InlineExecutor`` in tests and screenshots, which
-runs the job at once); a later call, once the answer is in and a natural minimum has passed since
-the turn began (``MIN_MOVE_NS``, so that each move can be followed), applies it through the
-session at that frame's time, as a tap would be (journalled the same way). An answer is applied
+runs the job at once); a later call, once the answer is in and the computer's pause has passed since
+the turn began (``min_move_ns``: ``[computer] think_seconds``, default ``MIN_MOVE_NS``, so that
+each move can be followed), applies it through the session at that frame's time, as a tap would be
+(journalled the same way). Level 4 searches for what is left of that pause when it is asked (less
+one frame, ``ANSWER_MARGIN_NS``, for the answer to be picked up): a slower machine plays weaker in
+the same pause, not slower. An answer is applied
 only if the match is still what it was asked about (same match, same view at the instant of the
 question); otherwise it is dropped (the person resigned meanwhile, the owner stopped the match).
 
@@ -32,7 +35,14 @@ COMPUTER_SEAT = 1
 """The computer sits at Player 2's edge; the person plays at Player 1's (seat 0)."""
 PERSON_SEAT = 0
 MIN_MOVE_NS = NS_PER_S
-"""The computer's move is applied no sooner than this after its turn began."""
+"""The computer's move is applied no sooner than this after its turn began (the default of
+``[computer] think_seconds``)."""
+ANSWER_MARGIN_NS = NS_PER_S // 30
+"""Level 4 stops searching this long before the pause ends: the frame loop looks for the answer once
+a frame."""
+MIN_BUDGET_NS = 20 * NS_PER_S // 1000
+"""Level 4's budget when the pause is (nearly) over at the question (it then falls back to level 3
+if even this is too short)."""
 HINT_LEVEL = 4
 LEVEL_NAMES: dict[int, str] = {1: N_("Beginner"), 2: N_("Casual"), 3: N_("Club"), 4: N_("Expert")}
 """The levels as players name them (``engine.bots`` levels 1 to 4)."""
@@ -87,8 +97,9 @@ class ComputerPlayer:
         self.samples = samples
         """Level 4's fixed amount of work (tests); None: the budget on ``clock`` bounds it."""
         self.budget_ns = budget_ns
-        """Level 4's thinking time per decision (None: ``engine.bots.DEFAULT_BUDGET_NS``)."""
+        """Level 4's fixed thinking time per decision (None: what is left of the pause, ``budget_for``)."""
         self.min_move_ns = min_move_ns
+        """The pause before each move (``[computer] think_seconds``)."""
         self.question: Question | None = None
         self.hint_question: Question | None = None
         self.hint: tuple[Question, Action] | None = None
@@ -180,12 +191,21 @@ class ComputerPlayer:
 
     # -- internals ----------------------------------------------------------------------------
 
+    def budget_for(self, turn_began_ns: int, now: int) -> int:
+        """Level 4's thinking time for a question asked at ``now`` about a turn that began at
+        ``turn_began_ns``: the fixed ``budget_ns``, else what is left of the pause less
+        ``ANSWER_MARGIN_NS`` (at least ``MIN_BUDGET_NS``)."""
+        if self.budget_ns is not None:
+            return self.budget_ns
+        return max(MIN_BUDGET_NS, turn_began_ns + self.min_move_ns - ANSWER_MARGIN_NS - now)
+
     def _ask(self, match: Match, seat: int, level: int, now: int) -> Question:
         view = PlayerView.of(match, seat, now)
         rng = random.Random(self.rng.getrandbits(64))  # the worker's own: nothing shared across threads
-        future = self.executor.submit(bots.choose, view, level, rng, samples=self.samples, budget_ns=self.budget_ns,
-                                      clock=self.clock)
         began = match.decision_started_ns()
+        turn_began = now if began is None or seat != self.seat else min(began, now)  # a hint: from the asking
+        future = self.executor.submit(bots.choose, view, level, rng, samples=self.samples,
+                                      budget_ns=self.budget_for(turn_began, now), clock=self.clock)
         return Question(id(match), view, now, now if began is None else min(began, now), future)
 
     def _answer(self, q: Question) -> Action:

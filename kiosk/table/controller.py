@@ -526,6 +526,7 @@ class Controller:
             if self.bot_executor is None:
                 self.bot_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
             c.executor, c.samples = self.bot_executor, self.bot_samples
+            c.min_move_ns = int(self.config.computer.think_seconds * NS_PER_S)  # its pause; level 4 searches it
         return c
 
     def _computer_turn(self, now: int) -> None:

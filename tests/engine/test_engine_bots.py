@@ -3,6 +3,7 @@ and respect their budget, the arena's figures add up, and the search's copies ar
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import threading
@@ -444,3 +445,73 @@ def test_a_hand_over_view_reveals_and_the_history_survives_a_snapshot() -> None:
     assert hash(view) == hash(PlayerView.of(match, 0, now))
     with pytest.raises(AttributeError):
         view.round = 3  # type: ignore[misc]
+
+
+@functools.cache
+def _auction_views(count: int) -> tuple[PlayerView, ...]:
+    """Auction decisions at many balances, both roles, facing no bid, a bid and a raise."""
+    from engine.bots.auction_value import auction_views
+
+    return tuple(auction_views(count, 5))
+
+
+def test_levels_1_to_3_decline_first_and_accept_as_the_jockey() -> None:
+    from engine.bots.policy import first_auction_action
+
+    views = _auction_views(120)
+    assert any(v.auction is not None and v.auction.bid is not None for v in views)  # bids are faced too
+    assert any(v.auction is not None and v.auction.bid is None for v in views)
+    for view in views:
+        for level in (1, 2, 3):
+            assert choose(view, level, random.Random(1)) == first_auction_action(view), (level, view.balances)
+
+
+def test_level_3_bids_exactly_when_its_measured_lead_value_exceeds_the_cost() -> None:
+    from engine.bots.policy import LEAD_BASE, LEAD_PER_POINT, auction_by_value, best_opening_score, lead_value
+
+    view = _auction_views(1)[0]
+    assert view.auction is not None and view.auction.bid is None  # the first bidder: a bid of 15 costs 15
+    assert lead_value(view) == LEAD_BASE + LEAD_PER_POINT * best_opening_score(view) <= 12.0
+    assert best_opening_score(view) in (0, 5, 10)
+    assert isinstance(auction_by_value(view, 15.5), Bid) and auction_by_value(view, 15.5).amount == 15
+    assert isinstance(auction_by_value(view, 15.0), Decline)  # not worth more than it costs
+    facing = next(v for v in _auction_views(60) if v.auction is not None and v.auction.bid == 15
+                  and v.auction.jockey == v.seat)
+    # the jockey's raise to 20 costs 20 - 15 = 5, and accepting would have earned 15
+    assert isinstance(auction_by_value(facing, 20.5), Bid) and isinstance(auction_by_value(facing, 20.0), Accept)
+
+
+def test_the_baseline_auction_side_never_bids_and_plays_the_rest_as_its_level() -> None:
+    from engine.bots.arena import _decide
+    from engine.bots.policy import first_auction_action
+
+    spec = BotSpec(4, samples=3, baseline_auction=True)
+    assert spec.name == "L4/s3/base"
+    for i, view in enumerate(_auction_views(40)):
+        assert _decide(spec, view, random.Random(i), None, []) == first_auction_action(view)
+    match = Match()
+    match.apply(Start(None, shuffle_deal(random.Random(4))), 0)
+    assert match.phase is Phase.PLAY
+    view = PlayerView.of(match, match.to_act or 0, 0)
+    assert _decide(BotSpec(3, baseline_auction=True), view, random.Random(2), None, []) == choose(view, 3, random.Random(2))
+
+
+def test_with_seat_rngs_twins_that_decide_alike_split_every_pair_of_matches() -> None:
+    sides = (BotSpec(1), BotSpec(1, baseline_auction=True))  # level 1 never bids: twins that decide alike
+    results = run(sides, 6, 40, seat_rngs=True)
+    for first, second in zip(results[::2], results[1::2], strict=True):
+        assert first.winner != second.winner and first.points_a == -second.points_a
+        assert first.rounds == second.rounds
+    side_rngs = run((BotSpec(1), BotSpec(1)), 6, 40)
+    assert any(a.rounds != b.rounds for a, b in zip(side_rngs[::2], side_rngs[1::2], strict=True))
+
+
+def test_auction_value_plays_each_deal_both_ways() -> None:
+    from engine.bots.auction_value import play_both_ways, table
+
+    results = [play_both_ways(2, seed) for seed in range(6)]
+    assert results == [play_both_ways(2, seed) for seed in range(6)]  # reproducible
+    assert all(r.best_opening in (0, 5, 10) and r.jockey_gain in (-1, 0, 1) for r in results)
+    assert len({r.gain for r in results}) > 1
+    text = table(results)
+    assert "all: 6 deals" in text and "bidding 15 (accepted)" in text

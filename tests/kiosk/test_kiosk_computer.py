@@ -24,7 +24,7 @@ from kiosk_support import draw_recorded, spot_for, tap
 
 import engine.bots
 import kiosk.ui.scenes.table as table_scene
-from engine import NS_PER_S, Accept, Decline, Match, Phase, Play, PlayerView, Tile
+from engine import NS_PER_S, Accept, Action, Decline, Match, Phase, Play, PlayerView, Tile
 from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.store.journal import Journal
@@ -139,7 +139,8 @@ def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], 
 def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(
         level: int, tmp_path: Path, drawn_hands: list[tuple[Tile, ...]]) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
-    app, clock = make_app(journal)
+    short = replace(KioskConfig(), match=replace(KioskConfig().match, balances=60))  # no bot bids its points away
+    app, clock = make_app(journal, config=short)
     try:
         start_practice(app, clock, level)
         play_whole_match(app, clock, drawn_hands)
@@ -428,3 +429,101 @@ def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_
     finally:
         app.close()
         board.unplug()
+
+
+class RecordingExecutor(InlineExecutor):
+    """Runs each job at once, as the inline executor does, and keeps the keyword arguments it was given."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.calls.append(kwargs)
+        return super().submit(fn, *args, **kwargs)
+
+
+class TickingClock(FakeClock):
+    """A fake clock that moves on by ``tick_ns`` at every reading (the search reads it before each iteration)."""
+
+    def __init__(self, start_ns: int, tick_ns: int) -> None:
+        super().__init__(start_ns)
+        self.tick_ns = tick_ns
+        self.readings = 0
+
+    def now(self) -> int:
+        self.t += self.tick_ns
+        self.readings += 1
+        return self.t
+
+    __call__ = now
+
+
+def test_think_seconds_is_a_checked_key_of_the_computer_table() -> None:
+    from kiosk.config import DEFAULT_CONFIG_TOML, ComputerSettings, parse_config_text
+
+    assert KioskConfig().computer == ComputerSettings(think_seconds=1.0)
+    assert parse_config_text(DEFAULT_CONFIG_TOML).config.computer.think_seconds == 1.0
+    loaded = parse_config_text("[computer]\nthink_seconds = 2.5\n")
+    assert loaded.warnings == () and loaded.config.computer.think_seconds == 2.5
+    for wrong in ("0.1", "11", '"fast"', "true"):
+        bad = parse_config_text(f"[sound]\nvolume = 40\n[computer]\nthink_seconds = {wrong}\n")
+        [warning] = bad.warnings
+        assert (warning.key, warning.line) == ("computer.think_seconds", 4)
+        assert "a number of seconds from 0.2 to 10" in str(warning) and "using 1.0" in str(warning)
+        assert bad.config.computer.think_seconds == 1.0 and bad.config.sound.volume == 40  # the rest is kept
+
+
+def test_level_4_searches_for_what_is_left_of_the_pause_on_the_clock_it_is_given() -> None:
+    from engine import shuffle_deal
+    from engine.actions import Start
+    from kiosk.table.computer import ANSWER_MARGIN_NS, MIN_BUDGET_NS, ComputerPlayer
+
+    match = Match()
+    match.apply(Start(None, shuffle_deal(random.Random(5))), 10 * S)
+    while match.to_act != 1 or len(match.legal_actions()) < 2:  # the computer's turn, with a choice
+        match.apply(engine.bots.choose(PlayerView.of(match, match.to_act, 10 * S), 2, random.Random(1)), 10 * S)
+    began = match.decision_started_ns()
+    assert began is not None
+    clock = TickingClock(began + S // 4, tick_ns=S // 200)  # asked 250 ms into the turn; 5 ms per reading
+    executor = RecordingExecutor()
+    computer = ComputerPlayer(4, clock.now, executor, random.Random(2), min_move_ns=5 * S // 2)
+    assert computer.budget_for(began, began + S // 4) == 5 * S // 2 - S // 4 - ANSWER_MARGIN_NS
+    assert computer.budget_for(began, began + 3 * S) == MIN_BUDGET_NS  # the pause is over: a short search
+    applied: list[Action] = []
+    now = clock.t
+    assert not computer.update(match, now, lambda action, at: applied.append(action) or True)
+    [call] = executor.calls
+    assert call["samples"] is None and call["budget_ns"] == began + 5 * S // 2 - ANSWER_MARGIN_NS - now
+    readings = clock.readings
+    assert readings >= 2  # it searched on the clock, not a fixed number of iterations
+    assert clock.t <= began + 5 * S // 2 + S // 100  # and stopped within a reading of the pause's end
+    assert computer.update(match, began + 5 * S // 2, lambda action, at: applied.append(action) or True)
+    assert len(applied) == 1 and applied[0] in match.legal_actions()
+    fixed = ComputerPlayer(4, clock.now, executor, random.Random(2), budget_ns=S // 10)
+    assert fixed.budget_for(began, began) == S // 10  # a fixed budget stays fixed
+
+
+def test_the_configured_pause_holds_every_level_s_move() -> None:
+    from kiosk.config import ComputerSettings
+
+    app, clock = make_app(config=replace(KioskConfig(), computer=ComputerSettings(think_seconds=2.5)))
+    try:
+        start_practice(app, clock, 2)
+        s = app.session
+        while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
+            if s.match.to_act == 1:
+                frame(app, clock, 0.25)
+            else:
+                person_turn(app, clock)
+        began = s.match.decision_started_ns()
+        assert began is not None
+        moves = app.controller.computer.moves
+        while clock.now() + 100_000_000 < began + 5 * S // 2:
+            frame(app, clock, 0.1)
+            assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still its pause
+        clock.t = began + 5 * S // 2
+        app.step(wait=False)
+        assert app.controller.computer.moves == moves + 1
+        assert s.match.last_command_ns == began + 5 * S // 2
+    finally:
+        app.close()

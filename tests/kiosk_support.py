@@ -44,14 +44,15 @@ def tap(app: App, wanted: Intent | type[Intent]) -> None:
 
 
 def wait_out_repeat(app: App, pos: tuple[int, int]) -> None:
-    """With a fake clock: let the repeat window of the previous tap pass when ``pos`` is near it (a tap
+    """With a fake clock: let the repeat window of the previous tap pass when ``pos`` is near it or on its button (a tap
     there sooner would be a double tap, ``kiosk.table.presses``)."""
     last = app.controller.presses.last_tap
     clock = app.clock
     if last is None or not isinstance(clock, FakeClock):
         return
     near = max(24, app.screen.get_height() // TAP_NEAR_SHARE)
-    if (pos[0] - last.pos[0]) ** 2 + (pos[1] - last.pos[1]) ** 2 <= near * near:
+    on_last_button = last.rect is not None and pygame.Rect(last.rect).collidepoint(pos)
+    if on_last_button or (pos[0] - last.pos[0]) ** 2 + (pos[1] - last.pos[1]) ** 2 <= near * near:
         clock.t = max(clock.t, last.arrival_ns + REPEAT_NS)
 
 

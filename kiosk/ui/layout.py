@@ -195,7 +195,11 @@ def hide_board(surface: pygame.Surface, rect: pygame.Rect) -> None:
     there are no longer on screen (its texts are still checked against the texts around it)."""
     if RECORDER is not None:
         area = to_screen(surface, rect)[0]
+        hidden = [pygame.Rect(b[1]).inflate(2, 2) for b in RECORDER.board
+                  if b[0] == "badge" and area.colliderect(pygame.Rect(b[1]))]
         RECORDER.board = [b for b in RECORDER.board if not area.colliderect(pygame.Rect(b[1]))]
+        RECORDER.texts = [t for t in RECORDER.texts  # a hidden badge's own numbers go with it
+                          if not any(badge.contains(pygame.Rect(t.rect)) for badge in hidden)]
 
 
 def _hex(colour: tuple[int, int, int]) -> str:
@@ -289,7 +293,10 @@ def covered(record: dict[str, object]) -> list[str]:
     texts = [(pygame.Rect(t["rect"]), repr(t["text"][:24])) for t in record["texts"]]  # type: ignore[attr-defined]
     board = [(pygame.Rect(b["rect"]), b["what"]) for b in record.get("board", [])]  # type: ignore[attr-defined]
     shown = [(rect, what) for rect, what in board if what != "bar"]
+    badges = [rect.inflate(2, 2) for rect, what in board if what == "badge"]
     for i, (rect, label) in enumerate(texts):
+        if any(badge.contains(rect) for badge in badges):
+            continue  # a badge's own number (the badge itself is checked against the lit points)
         for other, what in shown:
             if rect.colliderect(other):
                 found.append(f"text {label} covers a {what} at {tuple(other)}")

@@ -84,13 +84,19 @@ def test_the_auctions_facts_are_never_under_20_px(language: str) -> None:
     try:
         tap(app, do.NewMatch())
         app.session.adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
+        app.step(wait=False)  # the adopted match on screen before the next tap (a tap means what was shown)
         tap(app, do.Start(0))
         s = app.session
         t = translator(language)
         for _ in range(2):  # player 2 bids first (the jockey's credit, the cost), then player 1 answers
             player = s.match.to_act
             auction = s.match.auction()
-            tap(app, do.MaxBid())  # the whole balance: the all-in warning too
+            tap(app, do.MaxBid())  # the most that stays in the match, then up to the whole balance: the all-in warning
+            for _ in range(20):
+                if len([x for x in auction_lines(t, auction, player, s.bid_draft, s.match.balances[player])
+                        if x.floor >= IMPORTANT]) == 3:
+                    break
+                tap(app, do.StepBid(+1))
             texts = [x for x in recorded(app, clock) if x.seat == player and x.role == "other"]
             lines = auction_lines(t, auction, player, s.bid_draft, s.match.balances[player])
             important = [line.value for line in lines if line.floor >= IMPORTANT]

@@ -36,6 +36,7 @@ def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layo
         layout.frame(local, rect, seat == 1)
         centre = local.get_rect().center
         where = image.get_rect(topleft=(centre[0] - ink.centerx, centre[1] - ink.centery))  # the ink in the middle
+        layout.text(local, where, px, BADGE_TEXT, value, role="score", seat=None, image=image)
         local.blit(image, where)
         surface.blit(pygame.transform.rotate(local, 180) if seat == 1 else local, rect)
     layout.board_item(surface, best, "badge")  # as the upright badge (render.draw_last_placement): part of the board

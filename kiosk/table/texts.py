@@ -36,7 +36,7 @@ def key_legend(config: KioskConfig, language: str) -> str:
                key=config.kiosk.admin_exit_key)
 
 
-MOST_WARNINGS_LISTED = 20
+MOST_WARNINGS_LISTED = 60
 """The settings screen lists this many warnings; the check tool lists them all."""
 
 

@@ -62,10 +62,14 @@ class LayoutRecorder:
     """What the board shows that no text may cover: ("tile" | "lit" | "badge", screen rectangle), and
     the message bars drawn over the board ("bar"), which may cover none of those."""
 
-    def cover(self, rect: pygame.Rect) -> None:
-        """An overlay hides ``rect``: the texts and board items drawn there so far are no longer on screen."""
-        self.texts = [t for t in self.texts if not rect.contains(pygame.Rect(t.rect))]
-        self.board = [b for b in self.board if not rect.contains(pygame.Rect(b[1]))]
+    def cover(self, rect: pygame.Rect, partly: bool = False) -> None:
+        """An overlay hides ``rect``: the texts and board items drawn there so far are no longer on screen
+        (``partly``: also those it hides in part, such as a waiting player's button under the owner's keypad)."""
+        def hidden(r: pygame.Rect) -> bool:
+            return rect.colliderect(r) if partly else rect.contains(r)
+
+        self.texts = [t for t in self.texts if not hidden(pygame.Rect(t.rect))]
+        self.board = [b for b in self.board if not hidden(pygame.Rect(b[1]))]
 
     def clear(self, screen: pygame.Surface | None = None) -> None:
         """Start a new screen drawn on ``screen``."""

@@ -19,8 +19,11 @@ run: $(STAMP)
 	$(PY) -m kiosk --simulator $(ARGS) || { status=$$?; [ $$status -eq 10 ] || exit $$status; }
 
 # lint and type checks, then every test
+# tests/kiosk/test_kiosk_seats.py runs in a process of its own: after the rest of the suite in the same
+# process it crashed (a segmentation fault inside pygame drawing, session 7, not yet found; README, Tests)
 test: $(STAMP) lint
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/kiosk/test_kiosk_seats.py
+	$(PY) -m pytest tests/kiosk/test_kiosk_seats.py
 
 # everything but the tests marked slow (crash harness, thousands of random matches, every screen in every language)
 test-fast: $(STAMP)

@@ -32,6 +32,7 @@ from kiosk.store.errors import (
     StoreUsageError,
     internal,
 )
+from kiosk.store.identity import new_match_uuid
 from kiosk.store.players import rate_finished
 from kiosk.store.records import (
     ENTRY_COLUMNS,
@@ -189,8 +190,9 @@ class Journal:
                 if p is not None and conn.execute("SELECT 1 FROM players WHERE id = ?", (p,)).fetchone() is None:
                     raise StoreUsageError(internal("there is no player with id {player}", player=p))
             cursor = conn.execute(
-                "INSERT INTO matches (player0, player1, created_wall, config, computer_level) VALUES (?, ?, ?, ?, ?)",
-                (p0, p1, wall, dumps(data), computer_level),
+                "INSERT INTO matches (player0, player1, created_wall, config, computer_level, uuid) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (p0, p1, wall, dumps(data), computer_level, new_match_uuid(wall)),
             )
             return int(cursor.lastrowid or 0)
 

@@ -73,18 +73,22 @@ def live_hub(dsn: str) -> Iterator[LiveHub]:
 
 
 class CuttingProxy:
-    """A TCP proxy on 127.0.0.1 to ``target``: each connection is cut (both sides closed) once ``cut_after``
-    bytes went through it from the client, or from the hub with ``answer_side``; ``cut_after`` None: no cut."""
+    """A TCP proxy on 127.0.0.1 to ``target_port``. ``arm(n)``: the next ``n`` bytes (counted over every
+    connection, from the client, or from the hub with ``answer_side``) go through, then that connection
+    is cut (both sides closed) and the proxy passes everything again. ``hold``: connections are taken
+    and never answered (a hub that hangs) until ``release``."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
-        self.cut_after: int | None = None
-        self.answer_side = False
         self.connections = 0
         self.cuts = 0
+        self.hold = False
+        self._budget: int | None = None
+        self._answer_side = False
+        self._lock = threading.Lock()
+        self._held: list[socket.socket] = []
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
-        self._stop = False
         self._thread = threading.Thread(target=self._accept, daemon=True)
         self._thread.start()
 
@@ -92,36 +96,66 @@ class CuttingProxy:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def arm(self, budget: int, *, answer_side: bool = False) -> None:
+        with self._lock:
+            self._budget, self._answer_side = budget, answer_side
+
+    @property
+    def armed(self) -> bool:
+        return self._budget is not None
+
+    def release(self) -> None:
+        """Stop holding: the held connections are closed (the client sees them cut)."""
+        self.hold = False
+        for held in self._held:
+            with suppress(OSError):
+                held.shutdown(socket.SHUT_RDWR)
+            held.close()
+        self._held.clear()
+
     def _accept(self) -> None:
-        while not self._stop:
+        while True:
             try:
                 client, _ = self._listener.accept()
             except OSError:
                 return
             self.connections += 1
-            threading.Thread(target=self._serve, args=(client, self.cut_after, self.answer_side), daemon=True).start()
+            if self.hold:
+                self._held.append(client)
+                continue
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
-    def _serve(self, client: socket.socket, cut_after: int | None, answer_side: bool) -> None:
+    def _take(self, size: int, answer: bool) -> int | None:
+        """How many of ``size`` bytes may pass (None: all of them); at 0 left the connection is cut."""
+        with self._lock:
+            if self._budget is None or answer != self._answer_side:
+                return None
+            allowed = min(size, self._budget)
+            self._budget -= allowed
+            if self._budget > 0:
+                return None
+            self._budget = None
+            self.cuts += 1
+            return allowed
+
+    def _serve(self, client: socket.socket) -> None:
         try:
             upstream = socket.create_connection(("127.0.0.1", self.target_port))
         except OSError:
             client.close()
             return
         done = threading.Event()
-        budget = [cut_after]
 
-        def pump(src: socket.socket, dst: socket.socket, counted: bool) -> None:
+        def pump(src: socket.socket, dst: socket.socket, answer: bool) -> None:
             try:
                 while not done.is_set():
                     data = src.recv(4096)
                     if not data:
                         break
-                    if counted and budget[0] is not None:
-                        if len(data) >= budget[0]:
-                            dst.sendall(data[:budget[0]])
-                            self.cuts += 1
-                            break
-                        budget[0] -= len(data)
+                    allowed = self._take(len(data), answer)
+                    if allowed is not None:
+                        dst.sendall(data[:allowed])
+                        break
                     dst.sendall(data)
             except OSError:
                 pass
@@ -131,17 +165,17 @@ class CuttingProxy:
                     with suppress(OSError):
                         s.shutdown(socket.SHUT_RDWR)
 
-        threads = [threading.Thread(target=pump, args=(client, upstream, not answer_side), daemon=True),
-                   threading.Thread(target=pump, args=(upstream, client, answer_side), daemon=True)]
+        threads = [threading.Thread(target=pump, args=(client, upstream, False), daemon=True),
+                   threading.Thread(target=pump, args=(upstream, client, True), daemon=True)]
         for t in threads:
             t.start()
         for t in threads:
-            t.join(60)
+            t.join(120)
         client.close()
         upstream.close()
 
     def close(self) -> None:
-        self._stop = True
+        self.release()
         self._listener.close()
 
 

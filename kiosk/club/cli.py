@@ -1,8 +1,9 @@
 """``python -m kiosk.club sync --journal FILE --hub URL --token-file FILE``: one round of uploads.
 
-Exit status 0 when the hub acknowledged everything unsent (stored, already held or refused with a
-409, which is listed), with a one-line summary on stdout; 1 when the hub is away, refused the
-upload or something is left unsent (the reason on stderr); 2 for a setting that cannot work (no
+Exit status 0 when the hub acknowledged everything unsent (stored as verified or rejected, or
+already held), with a one-line summary on stdout; 1 when the hub is away, refused the upload, refused
+keys with a 409 in this round (each listed; they are recorded and never sent again) or something is
+left unsent (the reason on stderr); 2 for a setting that cannot work (no
 such journal, a journal in use by the running kiosk, a bad URL, an unreadable token file).
 """
 
@@ -70,4 +71,6 @@ def _sync(args: argparse.Namespace) -> int:
         print(f"sync: {summary.line()}")
         for kind, key, why in access.read(outbox.refused):
             print(f"sync: refused {kind} {key}: {why}", file=sys.stderr)
-        return 0 if summary.complete else 1
+        for key, why in access.read(outbox.rejected):
+            print(f"sync: rejected match {key}: {why}", file=sys.stderr)
+        return 0 if summary.complete and not summary.refused else 1

@@ -156,6 +156,12 @@ def refused(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
             conn.execute("SELECT kind, uuid, detail FROM club_acks WHERE result = 'refused' ORDER BY wall, uuid")]
 
 
+def rejected(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """Every match the hub stored as rejected: (uuid, the hub's reason)."""
+    return [(str(u), str(d or "")) for u, d in
+            conn.execute("SELECT uuid, detail FROM club_acks WHERE result = 'rejected' ORDER BY wall, uuid")]
+
+
 def _mark_stale(conn: sqlite3.Connection, match_uuid: str) -> None:
     """The roster's numbers of a verified match's players are old until the next download."""
     conn.execute("UPDATE club_roster SET stale = 1 WHERE uuid IN (SELECT p.uuid FROM matches m JOIN players p "

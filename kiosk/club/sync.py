@@ -21,6 +21,7 @@ from kiosk.club import outbox
 from kiosk.club.client import HubClient
 from kiosk.club.errors import ClubSyncError, HubConflict
 from kiosk.store.database import Database
+from kiosk.store.errors import KioskStoreError
 
 R = TypeVar("R")
 
@@ -160,7 +161,7 @@ class SyncRound:
     def _count_left(self) -> None:
         try:
             matches, players = self.access.read(outbox.count_unsent)
-        except Exception:
+        except (KioskStoreError, ClubSyncError):  # the count is for the summary only
             return
         self.summary.left_matches, self.summary.left_players = matches, players
 

@@ -8,15 +8,17 @@ table 1 can pick their name at table 3. A club player whose name is already anot
 (a clash made offline) is not added and not merged: the club's director renames or merges them on
 the hub. A player renamed on the hub is renamed here when the new name is free.
 
-A verified upload marks its players' roster rows ``stale`` (``kiosk.club.outbox``); the next download
-clears the marks it found, since the hub answers the roster after it stored the upload.
+The leaderboard (``club_board``) shows a player's club rating when it is current, else the table's
+own estimate marked provisional. A verified upload marks its players' roster rows ``stale``
+(``kiosk.club.outbox``); the next download clears the marks it found, since the hub answers the
+roster after it stored the upload; a rated match not yet acknowledged makes the estimate newer too.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +26,7 @@ from kiosk.club.client import HubClient
 from kiosk.club.errors import HubUnreachable
 from kiosk.club.sync import JournalAccess
 from kiosk.store.errors import PlayerNameError
-from kiosk.store.players import clean_name, name_key
+from kiosk.store.players import PROVISIONAL_RD, Standing, clean_name, name_key
 from kiosk.store.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY
 
 VERSION_KEY = "roster_version"
@@ -42,6 +44,46 @@ class ClubStanding:
     provisional: bool
     stale: bool
     """A match of theirs was acknowledged after this download: the hub's number is not theirs yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStanding(Standing):
+    """A leaderboard row where a club roster is kept: the club's rating when it is current, else the
+    table's own estimate, always shown provisional."""
+
+    estimate: bool = False
+    """The table's own estimate (the hub's number has not arrived since this table's last rated match)."""
+
+    @property
+    def provisional(self) -> bool:
+        return self.estimate or self.rd > PROVISIONAL_RD
+
+
+def club_board(conn: sqlite3.Connection, standings: Sequence[Standing]) -> Sequence[Standing]:
+    """``standings`` (the table's leaderboard) with the club's ratings where the roster's are current,
+    by rating; unchanged when no roster was ever downloaded."""
+    if roster_version(conn) == 0:
+        return list(standings)
+    rows = conn.execute(
+        "SELECT p.id, r.rating, r.rd, r.volatility, r.stale, EXISTS (SELECT 1 FROM matches m WHERE m.finished = 1 "
+        "AND m.rated = 1 AND p.id IN (m.player0, m.player1) AND NOT EXISTS "
+        "(SELECT 1 FROM club_acks a WHERE a.uuid = m.uuid)) FROM players p LEFT JOIN club_roster r ON r.uuid = p.uuid")
+    club = {int(pid): (rating, rd, vol) if rating is not None and not stale and not pending else None
+            for pid, rating, rd, vol, stale, pending in rows}
+    board: list[BoardStanding] = []
+    for s in standings:
+        numbers = club.get(s.id)
+        if numbers is None:
+            board.append(BoardStanding(**{f: getattr(s, f) for f in _STANDING_FIELDS}, estimate=True))
+        else:
+            fields = {f: getattr(s, f) for f in _STANDING_FIELDS}
+            fields.update(rating=float(numbers[0]), rd=float(numbers[1]), volatility=float(numbers[2]))
+            board.append(BoardStanding(**fields))
+    board.sort(key=lambda b: (-b.rating, -b.games, b.name.casefold(), b.id))
+    return board
+
+
+_STANDING_FIELDS = ("id", "name", "rating", "rd", "volatility", "games", "created_wall", "wins", "losses")
 
 
 def roster_version(conn: sqlite3.Connection) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -84,8 +85,9 @@ def backlog(keeper: JournalKeeper, matches: int, seed: int) -> None:
     keeper.writer.wait_idle(60)
 
 
-def timed_commits(keeper: JournalKeeper, into: Callable[[], list[float]]) -> None:
-    """Every job the frame's thread hands to the writer is timed from the hand-over to its end."""
+def timed_commits(keeper: JournalKeeper, into: Callable[[], list[float]], sync_jobs: list[float]) -> None:
+    """Every job the frame's thread hands to the writer is timed from the hand-over to its end; the sync
+    worker's jobs (its bookkeeping) by how long each holds the writer."""
     writer = keeper.writer
     assert writer is not None
     submit = writer.submit
@@ -93,7 +95,12 @@ def timed_commits(keeper: JournalKeeper, into: Callable[[], list[float]]) -> Non
 
     def timed(job: Callable[[], None], now_ns: int) -> bool:
         if threading.current_thread() is not main:  # the sync worker's bookkeeping: not a table commit
-            return submit(job, now_ns)
+            def held() -> None:
+                begun = time.perf_counter()
+                job()
+                sync_jobs.append(time.perf_counter() - begun)
+
+            return submit(held, now_ns)
         handed = time.perf_counter()
 
         def run() -> None:
@@ -141,9 +148,24 @@ def run(hub: str, token_file: Path, matches: int, seconds: float, seed: int) -> 
               rng=random.Random(seed))
     phases = {"baseline": Phase(), "sync": Phase()}
     current = ["baseline"]
-    timed_commits(keeper, lambda: phases[current[0]].commits)
+    sync_jobs: list[float] = []
+    timed_commits(keeper, lambda: phases[current[0]].commits, sync_jobs)
     rng = random.Random(seed)
     worker = SyncWorker(keeper, HubClient(hub, read_token(token_file)), clock=clock.now)
+    reads: list[float] = []
+    read = worker.access.read
+
+    def timed_read(fn: Callable[[sqlite3.Connection], object]) -> object:
+        def inner(conn: sqlite3.Connection) -> object:
+            begun = time.perf_counter()
+            try:
+                return fn(conn)
+            finally:
+                reads.append(time.perf_counter() - begun)
+
+        return read(inner)
+
+    worker.access.read = timed_read  # type: ignore[method-assign,assignment]
     try:
         end = time.perf_counter() + seconds
         play(app, rng, phases["baseline"], lambda: time.perf_counter() >= end)
@@ -171,6 +193,8 @@ def run(hub: str, token_file: Path, matches: int, seconds: float, seed: int) -> 
     if state.error is not None or state.last is None:
         print(f"sync: failed: {state.error}", file=sys.stderr)
         return 1
+    print(f"the sync's reads held the journal's lock: {len(reads)} reads, {_stats(reads)}; its writer jobs: "
+          f"{len(sync_jobs)}, {_stats(sync_jobs)}")
     print(f"sync: {state.last.line()}; the round took {uploaded:.2f} s (seen from the frame loop), "
           f"{keeper.writer.jobs if keeper.writer else 0} writer jobs in all")
     return 0

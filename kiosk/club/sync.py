@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 
 from kiosk.club import outbox
 from kiosk.club.client import HubClient
-from kiosk.club.errors import ClubSyncError, HubConflict
+from kiosk.club.errors import ClubSyncError, HubConflict, HubRefused
 from kiosk.store.database import Database
 from kiosk.store.errors import KioskStoreError
 
@@ -77,7 +77,7 @@ class Summary:
     def line(self) -> str:
         """The one-line summary the command prints."""
         text = (f"{self.verified + self.rejected} matches acknowledged ({self.verified} verified, {self.rejected} "
-                f"rejected), {self.players} players, {self.refused} refused (409) in {self.uploads} uploads; "
+                f"rejected), {self.players} players, {self.refused} refused in {self.uploads} uploads; "
                 f"left unsent: {self.left_matches} matches, {self.left_players} players")
         if self.unsendable:
             text += f"; {len(self.unsendable)} cannot be sent ({self.unsendable[0]})"
@@ -142,6 +142,13 @@ class SyncRound:
         self.summary.uploads += 1
         try:
             receipt = self.client.upload(batch.body())
+        except HubRefused as exc:
+            if exc.status != 413 or len(batch.matches) != 1:
+                raise
+            # one match larger than the hub takes: recorded as refused (listed), never sent again
+            refusal = [{"kind": "match", "key": batch.matches[0]["uuid"], "why": f"too large for the hub: {exc.message}"}]
+            self.summary.refused += self.access.write(lambda c: outbox.record_refused(c, refusal, self.wall_clock()))
+            return
         except HubConflict as exc:
             keys = batch.keys()
             mine = [c for c in exc.conflicts if isinstance(c, dict) and str(c.get("key")) in keys]

@@ -128,3 +128,29 @@ def test_a_round_resumes_after_the_hub_went_away_mid_round(dsn: str, tmp_path: P
         finally:
             outbox.MAX_MATCHES = limit
         assert hub.count("matches") == 3
+
+
+def test_a_match_larger_than_the_hub_takes_is_refused_once_and_the_rest_goes_on(dsn: str, tmp_path: Path,
+                                                                               monkeypatch, capsys) -> None:
+    import club.wire
+    from kiosk.club import outbox
+
+    journal = tmp_path / "t1.sqlite3"
+    play_journal(journal, seed=14, matches=3)
+    matches, _ = journal_keys(journal)
+    conn = sqlite3.connect(journal)
+    sizes = dict(conn.execute("SELECT m.uuid, count(*) FROM matches m JOIN entries e ON e.match_id = m.id "
+                              "GROUP BY m.id"))
+    conn.close()
+    largest = max(sizes, key=lambda u: sizes[u])
+    monkeypatch.setattr(club.wire, "MAX_ROWS", sizes[largest] - 1)  # this hub takes fewer rows than that match has
+    monkeypatch.setattr(outbox, "MAX_MATCHES", 1)
+    with live_hub(dsn) as hub:
+        token = hub.kiosk("table-1", tmp_path)
+        assert _sync(journal, hub.url, token, "--no-roster") == 1
+        captured = capsys.readouterr()
+        assert "1 refused in" in captured.out and "left unsent: 0 matches" in captured.out
+        assert f"refused match {largest}: too large for the hub" in captured.err
+        assert {str(u) for (u,) in hub.rows("SELECT uuid FROM matches")} == set(matches) - {largest}
+        assert _sync(journal, hub.url, token, "--no-roster") == 0
+        assert "in 0 uploads" in capsys.readouterr().out

@@ -190,7 +190,7 @@ def test_a_cloned_card_is_refused_and_listed(dsn: str, tmp_path: Path, capsys) -
                 pass
         assert main(["sync", "--journal", str(clone), "--hub", hub.url, "--token-file", str(t2)]) == 1
         out = capsys.readouterr()
-        assert "1 matches acknowledged (1 verified, 0 rejected)" in out.out and "3 refused (409)" in out.out
+        assert "1 matches acknowledged (1 verified, 0 rejected)" in out.out and "3 refused in" in out.out
         assert out.err.count("refused match") == 3 and "uploaded first by kiosk 'table-1'" in out.err
         listed = hub.rows("SELECT c.key, k.name FROM conflicts c JOIN kiosks k ON k.uuid = c.kiosk")
         assert len(listed) == 3 and {k for _, k in listed} == {"table-2"}

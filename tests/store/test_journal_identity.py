@@ -69,3 +69,26 @@ def test_a_version_4_journal_gets_uuids_for_its_existing_rows(tmp_path: Path) ->
     assert [p.version for p in players] == [4, 4]
     assert [uuid7_wall_ms(m) for m in matches] == [1_700_000_000_000, 1_600_000_000_000]
     assert {"kiosk", "club_acks", "club_roster", "club_state"} <= tables
+
+
+def test_a_match_entered_again_in_another_file_keeps_its_uuid(tmp_path: Path) -> None:
+    """A recorder writing its match into another file (a restored backup, a fresh journal) enters it with
+    the same uuid, so the club hub never counts it twice; into a file that holds that uuid, a fresh one."""
+    from journal_support import new_table
+
+    def uuid_of(journal: Journal, match_id: int | None) -> str:
+        with journal.database.read() as conn:
+            return str(conn.execute("SELECT uuid FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
+
+    with Journal.open(tmp_path / "a.sqlite3") as a, Journal.open(tmp_path / "b.sqlite3") as b:
+        table = new_table(a, 5)
+        for _ in range(5):
+            table.step()
+        first = uuid_of(a, table.recorder.match_id)
+        table.recorder.attach(b)
+        table.recorder.flush()
+        assert uuid_of(b, table.recorder.match_id) == first
+        table.recorder.reenter()  # the same file again (it disagreed with the recorder): a second row
+        table.recorder.flush()
+        again = uuid_of(b, table.recorder.match_id)
+        assert again != first and uuid.UUID(again).version == 7

@@ -107,7 +107,7 @@ def test_the_table_never_waits_for_a_hub_that_hangs(dsn: str, tmp_path: Path) ->
         assert keeper.players is not None and keeper.writer is not None
         ann, bo = keeper.players.create("Ann").id, keeper.players.create("Bo").id
         clock = FakeClock()
-        worker = SyncWorker(keeper, HubClient(proxy.url, token, timeout_s=30), clock=clock).start()
+        worker = SyncWorker(keeper, HubClient(proxy.url, token, timeout_s=300), clock=clock).start()
         try:
             while proxy.connections == 0:  # the worker's first request is in the hanging hub
                 time.sleep(0.01)
@@ -126,7 +126,8 @@ def test_the_table_never_waits_for_a_hub_that_hangs(dsn: str, tmp_path: Path) ->
                     keeper.sync(None, clock.now)
             assert worker.state.rounds == 0  # the worker was stuck in its request all along
             assert keeper.state.saving and keeper.state.unsaved == 0 and frames > 100
-            assert longest < 0.25, f"a frame's sync took {longest * 1000:.0f} ms"
+            # waiting for the hub would take until the request's 300 s timeout; the kiosk's stall limit is 2 s
+            assert longest < 1.0, f"a frame's step took {longest * 1000:.0f} ms"
             proxy.release()  # the hanging requests are cut; the hub answers again
             state = worker.wait_round(0, 30)
             if state.error is not None:

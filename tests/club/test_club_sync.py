@@ -154,3 +154,18 @@ def test_a_match_larger_than_the_hub_takes_is_refused_once_and_the_rest_goes_on(
         assert {str(u) for (u,) in hub.rows("SELECT uuid FROM matches")} == set(matches) - {largest}
         assert _sync(journal, hub.url, token, "--no-roster") == 0
         assert "in 0 uploads" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("text", "warned"), [
+    ('url = "ftp://hub"', "club.url"), ('url = "hub.local:8022"', "club.url"), ('url = "http://h:99999"', "club.url"),
+    ("url = 8022", "club.url"), ('token_file = "club-token"', "club.token_file"), ("bogus = 1", "club.bogus"),
+])
+def test_wrong_club_settings_are_warnings_and_the_defaults_are_used(text: str, warned: str) -> None:
+    from kiosk.config import DEFAULT_CLUB_TOKEN_FILE, parse_config_text
+
+    loaded = parse_config_text(f"[club]\n{text}\n")
+    assert [w.key for w in loaded.warnings] == [warned]
+    assert (loaded.config.club.url, loaded.config.club.token_file) == ("", DEFAULT_CLUB_TOKEN_FILE)
+    good = parse_config_text('[club]\nurl = "https://club.example:8443"\ntoken_file = "/srv/t"\n')
+    assert good.warnings == () and (good.config.club.url, good.config.club.token_file) == (
+        "https://club.example:8443", "/srv/t")

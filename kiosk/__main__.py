@@ -157,6 +157,12 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
         for warning in keeper.journal.warnings if keeper.journal is not None else ():  # also on the screen
             print(f"journal: {warning}", file=sys.stderr)
+    sync = None
+    if keeper is not None and plan.config.club.url:  # the club sync on its own thread (docs/club.md)
+        from kiosk.club.worker import start_sync
+
+        sync = start_sync(plan.config.club.url, plan.config.club.token_file, keeper, clock.now,
+                          lambda line: print(line, file=sys.stderr, flush=True))
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
     if not plan.safe_mode:  # the keypad's lock after wrong PINs outlives this start
         owner_pin = replace(owner_pin, lock_file=state_dir(args.simulator) / LOCK_FILE)
@@ -173,6 +179,8 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
         stop.attach(app)  # systemd's stop: leave cleanly (one during the start leaves at once)
         return app.run()
     finally:
+        if sync is not None:
+            sync.stop()
         if keeper is not None:
             keeper.close()
 

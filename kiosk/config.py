@@ -1,4 +1,4 @@
-"""The kiosk's one TOML configuration file: display, match, kiosk behaviour and hardware.
+"""The kiosk's one TOML configuration file: display, match, kiosk behaviour, the club hub and hardware.
 
 ``load_config`` never raises: a broken file (even one the TOML parser itself fails on, such as
 arrays nested hundreds deep), an unknown key or a wrong value becomes a warning (a
@@ -16,6 +16,7 @@ import argparse
 import re
 import sys
 import tomllib
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,9 +30,11 @@ from hardware.notices import N_, Notice, keyed
 ORIENTATIONS = ("table", "upright")
 LANGUAGES = ("en", "ko", "uk", "id")
 HARDWARE_SECTIONS = ("hardware", "buttons", "leds", "serial", "keyboard")
-KIOSK_SECTIONS = ("display", "match", "kiosk", "sound", "computer")
+KIOSK_SECTIONS = ("display", "match", "kiosk", "sound", "computer", "club")
 DEFAULT_OWNER_PIN_FILE = "/etc/spectacular-bid/owner-pin"
 """Where the installer stores the owner PIN's salted hash (``kiosk.owner``)."""
+DEFAULT_CLUB_TOKEN_FILE = "/etc/spectacular-bid/club-token"
+"""Where ``install.sh --club`` stores the table's hub token (``kiosk.club``)."""
 
 DEFAULT_CONFIG_TOML = """\
 # Spectacular Bid kiosk configuration. Every key is optional: a missing key takes the default
@@ -66,6 +69,10 @@ volume = 60              # 0 (silent) to 100
 [computer]
 think_seconds = 1.0      # the computer's pause before each move; the Expert searches all of it
                          # (0.2 to 10; a slower machine plays weaker in the same time)
+
+[club]
+url = ""                 # the club hub this table syncs to, e.g. "http://hub.local:8022"; "" = no club
+token_file = "/etc/spectacular-bid/club-token"  # this table's hub token (set by install.sh --club)
 
 # The hardware tables ([hardware], [buttons], [leds], [serial], [keyboard]) are documented in
 # docs/hardware.md.
@@ -120,6 +127,15 @@ class ComputerSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubSettings:
+    """The club hub this table syncs to (docs/club.md, "The kiosk's side")."""
+
+    url: str = ""
+    """The hub's address (http or https); empty: no club, nothing is synced."""
+    token_file: str = DEFAULT_CLUB_TOKEN_FILE
+
+
+@dataclass(frozen=True, slots=True)
 class KioskConfig:
     """The whole configuration, validated."""
 
@@ -129,6 +145,7 @@ class KioskConfig:
     hardware: HardwareConfig = HardwareConfig()
     sound: SoundSettings = SoundSettings()
     computer: ComputerSettings = ComputerSettings()
+    club: ClubSettings = ClubSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +275,19 @@ def _path(value: Any) -> str | None:
     return value if isinstance(value, str) and value.startswith("/") and "\0" not in value else None
 
 
+def _hub_url(value: Any) -> str | None:
+    """"" (no club) or an http(s) URL with a host and no query."""
+    if value == "":
+        return ""
+    if not isinstance(value, str) or "\0" in value or any(c.isspace() for c in value):
+        return None
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        return None
+    parts.port  # noqa: B018 - a port out of range raises ValueError: refused by Rule.accept
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One scalar key: its default, its check (the value to use, or None when wrong), what it should be."""
@@ -291,9 +321,11 @@ RULES: dict[str, Rule] = {
     "kiosk.owner_pin_file": Rule(DEFAULT_OWNER_PIN_FILE, _path, Notice(N_("an absolute file path"))),
     "sound.volume": Rule(60, _whole(0, 100), Notice(N_("a whole number from 0 to 100"))),
     "computer.think_seconds": Rule(1.0, _number(0.2, 10), Notice(N_("a number of seconds from 0.2 to 10"))),
+    "club.url": Rule("", _hub_url, Notice(N_('the club hub\'s address, like "http://hub.local:8022", or "" for no club'))),
+    "club.token_file": Rule(DEFAULT_CLUB_TOKEN_FILE, _path, Notice(N_("an absolute file path"))),
 }
 """Every scalar key of the kiosk's own tables (``[display]``, ``[match]``, ``[kiosk]``, ``[sound]``,
-``[computer]``)."""
+``[computer]``, ``[club]``)."""
 
 
 def _unusable(error: BaseException) -> LoadedKioskConfig:
@@ -343,7 +375,7 @@ def _checked(text: str, data: dict[str, Any], port_exists: Callable[[str], bool]
         warnings.append(warning.with_line(line) if warning.key is not None else warning)
     config = KioskConfig(DisplayConfig(**display), MatchSettings(**tables["match"]), KioskSettings(**tables["kiosk"]),
                          hardware_loaded.config, SoundSettings(**tables["sound"]),
-                         ComputerSettings(**tables["computer"]))
+                         ComputerSettings(**tables["computer"]), ClubSettings(**tables["club"]))
     return LoadedKioskConfig(config, tuple(warnings))
 
 

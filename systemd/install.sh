@@ -6,6 +6,10 @@
 #   sudo systemd/install.sh --pin 4821      ... and set the owner PIN (4-8 digits); without
 #                                           --pin it is asked for (a terminal) or generated
 #                                           and printed once, unless one is already set
+#   sudo systemd/install.sh --club URL --club-token-file F
+#                                           join the club hub at URL: the table's token (printed
+#                                           by "python -m club kiosks add NAME" on the hub) from F,
+#                                           or asked for on a terminal; stored like the owner PIN
 #   sudo systemd/install.sh --uninstall     remove what the installer put in place
 #   systemd/install.sh --dry-run            print every action, change nothing
 #   systemd/install.sh --root DIR           act inside DIR instead of / (tests): apt, users,
@@ -27,6 +31,10 @@ readonly CONFIG_DIR=/etc/$APP
 readonly CONFIG_FILE=$CONFIG_DIR/config.toml
 # The owner PIN's salted hash (python -m kiosk.owner): readable by root and the kiosk group only.
 readonly PIN_FILE=$CONFIG_DIR/owner-pin
+# The table's club hub token (python -m club kiosks add on the hub): root and the kiosk group only.
+readonly CLUB_TOKEN_FILE=$CONFIG_DIR/club-token
+# With --club: a drop-in that lets the kiosk reach the hub (the unit allows no IP sockets).
+readonly CLUB_DROPIN=/etc/systemd/system/$APP.service.d/club.conf
 readonly STATE_DIR=/var/lib/$APP
 readonly CACHE_DIR=/var/cache/$APP
 readonly UNIT_FILE=/etc/systemd/system/$APP.service
@@ -50,13 +58,16 @@ PURGE=0
 ROOT=
 PIN=
 PIN_GIVEN=0
+CLUB_URL=
+CLUB_TOKEN_SOURCE=
+CLUB_CHANGED=0
 CHANGES=0
 TMP_DIR=
 
 usage() {
-    sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-    printf '%s\n' "Options: --pin PIN, --dry-run, --uninstall [--purge: also the config, state, cache and user]," \
-        "--root DIR, -h/--help"
+    sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    printf '%s\n' "Options: --pin PIN, --club URL [--club-token-file FILE], --dry-run," \
+        "--uninstall [--purge: also the config, state, cache and user], --root DIR, -h/--help"
 }
 
 die() {
@@ -379,6 +390,91 @@ install_owner_pin() {
     fi
 }
 
+valid_club_url() { [[ $1 =~ ^https?://[A-Za-z0-9._~%:@-]+(\[[0-9A-Fa-f:.]+\](:[0-9]+)?)?(/[^[:space:]?#\"]*)?$ ]]; }
+
+valid_token() { [[ $1 =~ ^[!-~]{8,512}$ ]]; }
+
+# Ask for the table's hub token on the terminal (not echoed); prints it.
+prompt_token() {
+    local token try
+    for try in 1 2 3; do
+        read -rs -p "This table's club token (python -m club kiosks add NAME on the hub prints it): " token </dev/tty
+        printf '\n' >/dev/tty
+        if valid_token "$token"; then
+            printf '%s' "$token"
+            return 0
+        fi
+        printf '%s\n' "a token is one word of 8 to 512 printable characters; try again ($try of 3)" >/dev/tty
+    done
+    die "no club token stored (run it again, or pass --club-token-file FILE)"
+}
+
+# --club URL: the table's token stored like the owner PIN (0640, root and the kiosk group), and
+# [club] url and token_file written into config.toml in place (its comments and other keys kept).
+install_club() {
+    [[ -n $CLUB_URL ]] || return 0
+    step "club hub $CLUB_URL"
+    local dest token='' how=''
+    dest=$(target "$CLUB_TOKEN_FILE")
+    if [[ -n $CLUB_TOKEN_SOURCE ]]; then
+        how="from $CLUB_TOKEN_SOURCE"
+        token=$(tr -d '\r\n' <"$CLUB_TOKEN_SOURCE")
+    elif [[ -f $dest ]]; then
+        note "kept the stored club token (--club-token-file FILE stores another)"
+    elif [[ -t 0 ]] && ((!DRY_RUN)); then
+        how="as typed"
+        token=$(prompt_token)
+    elif ((!DRY_RUN)); then
+        die "--club needs this table's token: --club-token-file FILE, or run it on a terminal"
+    fi
+    if [[ -n $how ]]; then
+        printf '%s\n' "$token" >"$TMP_DIR/club-token"
+        if [[ -f $dest ]] && cmp -s "$TMP_DIR/club-token" "$dest"; then
+            note "unchanged: $CLUB_TOKEN_FILE already holds that token"
+        else
+            note "the club token ($how) is stored in $CLUB_TOKEN_FILE (root and the $KIOSK_USER group only)"
+            change install -D -m 640 "$TMP_DIR/club-token" "$dest"
+            CLUB_CHANGED=1
+        fi
+    fi
+    if [[ -e $dest ]]; then
+        set_mode 640 "$CLUB_TOKEN_FILE"
+    fi
+    set_owner root "$KIOSK_USER" "$CLUB_TOKEN_FILE"
+    local config current
+    config=$(target "$CONFIG_FILE")
+    current=$TMP_DIR/config.current
+    if [[ -f $config ]]; then
+        cp -- "$config" "$current"
+    else
+        default_config "$current"
+    fi
+    PYTHONPATH=$SRC python3 -P -s - "$current" "$CLUB_URL" "$CLUB_TOKEN_FILE" >"$TMP_DIR/config.club" <<'PY' ||
+import sys
+from kiosk.owner import edit_text
+
+with open(sys.argv[1], encoding="utf-8", newline="") as source:
+    text = source.read()
+sys.stdout.write(edit_text(text, {"club.url": sys.argv[2], "club.token_file": sys.argv[3]}))
+PY
+        die "cannot write [club] into $CONFIG_FILE (python -m kiosk.config --check $CONFIG_FILE says why)"
+    if [[ -f $config ]] && cmp -s "$TMP_DIR/config.club" "$config"; then
+        note "unchanged: $CONFIG_FILE already names this hub"
+    else
+        note "[club] url = \"$CLUB_URL\" in $CONFIG_FILE"
+        change install -D -m 644 "$TMP_DIR/config.club" "$config"
+        set_owner "$KIOSK_USER" "$KIOSK_USER" "$CONFIG_FILE"
+        CLUB_CHANGED=1
+    fi
+    printf '%s\n' "# Written by install.sh --club: the kiosk may open IP sockets to reach the club hub" \
+        "# (docs/club.md); the unit itself allows none." "[Service]" \
+        "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6" "IPAddressDeny=" >"$TMP_DIR/club.conf"
+    if put_file "$TMP_DIR/club.conf" "$CLUB_DROPIN" 644; then
+        system systemctl daemon-reload
+        CLUB_CHANGED=1
+    fi
+}
+
 install_system_files() {
     step "kernel modules, udev rule, systemd unit"
     if put_file "$SRC/systemd/modules-load.conf" "$MODULES_FILE" 644; then
@@ -410,7 +506,7 @@ start_service() {
     fi
     if ! systemctl is-active --quiet "$APP.service" 2>/dev/null; then
         system systemctl start "$APP.service"
-    elif ((UNIT_CHANGED || SOURCE_CHANGED)); then
+    elif ((UNIT_CHANGED || SOURCE_CHANGED || CLUB_CHANGED)); then
         system systemctl restart "$APP.service"
     else
         note "enabled and running"
@@ -424,6 +520,7 @@ do_install() {
     install_venv
     install_config
     install_owner_pin
+    install_club
     install_system_files
     start_service
 }
@@ -434,8 +531,10 @@ do_uninstall() {
         system systemctl disable --now "$APP.service"
     fi
     step "systemd unit, udev rule, kernel modules list"
-    if [[ -e $(target "$UNIT_FILE") ]]; then
+    if [[ -e $(target "$UNIT_FILE") || -e $(target "$CLUB_DROPIN") ]]; then
         remove_path "$UNIT_FILE"
+        remove_path "$CLUB_DROPIN"
+        remove_dir_if_empty "$(dirname "$CLUB_DROPIN")"
         system systemctl daemon-reload
     fi
     if [[ -e $(target "$UDEV_RULE") ]]; then
@@ -461,6 +560,7 @@ do_uninstall() {
         fi
     fi
     remove_path "$PIN_FILE"
+    remove_path "$CLUB_TOKEN_FILE"
     remove_dir_if_empty "/etc/$APP"
     if ((PURGE)); then
         step "state, cache and user $KIOSK_USER (--purge)"
@@ -497,6 +597,18 @@ main() {
                 PIN=${1#--pin=}
                 PIN_GIVEN=1
                 ;;
+            --club)
+                (($# >= 2)) || die "--club needs the hub's URL (http://host:port)"
+                CLUB_URL=$2
+                shift
+                ;;
+            --club=*) CLUB_URL=${1#--club=} ;;
+            --club-token-file)
+                (($# >= 2)) || die "--club-token-file needs a file"
+                CLUB_TOKEN_SOURCE=$2
+                shift
+                ;;
+            --club-token-file=*) CLUB_TOKEN_SOURCE=${1#--club-token-file=} ;;
             -h | --help)
                 usage
                 return 0
@@ -514,12 +626,29 @@ main() {
     if ((PIN_GIVEN)) && ! valid_pin "$PIN"; then
         die "--pin: a PIN is 4 to 8 digits (0-9)"
     fi
+    if [[ -n $CLUB_URL || -n $CLUB_TOKEN_SOURCE ]] && ((UNINSTALL)); then
+        die "--club does not go with --uninstall"
+    fi
+    if [[ -n $CLUB_TOKEN_SOURCE && -z $CLUB_URL ]]; then
+        die "--club-token-file goes with --club URL"
+    fi
+    if [[ -n $CLUB_URL ]] && ! valid_club_url "$CLUB_URL"; then
+        die "--club: the hub's address is an http:// or https:// URL, like http://hub.local:8022"
+    fi
+    if [[ -n $CLUB_TOKEN_SOURCE ]]; then
+        [[ -f $CLUB_TOKEN_SOURCE && -r $CLUB_TOKEN_SOURCE ]] || die "--club-token-file: cannot read $CLUB_TOKEN_SOURCE"
+        valid_token "$(tr -d '\r\n' <"$CLUB_TOKEN_SOURCE")" ||
+            die "--club-token-file: $CLUB_TOKEN_SOURCE does not hold one token (one line of printable characters)"
+    fi
     if [[ -n $ROOT ]]; then
         [[ -d $ROOT ]] || die "--root $ROOT is not a directory"
         ROOT=$(cd "$ROOT" && pwd)
         if [[ $ROOT == / ]]; then
             ROOT=
         fi
+    fi
+    if [[ -n $CLUB_URL && -z $CLUB_TOKEN_SOURCE && ! -f $(target "$CLUB_TOKEN_FILE") ]] && [[ ! -t 0 ]] && ((!DRY_RUN)); then
+        die "--club needs this table's token: --club-token-file FILE, or run it on a terminal"
     fi
     if [[ -z $ROOT ]] && ((!DRY_RUN)) && ((EUID != 0)); then
         die "run it as root: sudo $0 (with the same options)"

@@ -3,7 +3,10 @@
 Computer players (``engine.bots``, levels 1 to 3 at random, a random legal action now and then)
 deciding for both seats, their decisions made through the kiosk's own inputs: taps posted as pygame mouse events at the
 hotspots on screen, buttons on the gpiozero mock pins and on a serial panel over a pty, and random
-touches anywhere; the journal on disk; the real monotonic clock. At the end it prints the matches
+touches anywhere; the journal on disk (``--journal FILE`` keeps it: the club sync's tests upload
+real journals); the real monotonic clock. With ``--named N`` the matches are rated matches between N
+named players: before each match's first Start, two of them are seated through the kiosk's player
+pickers (taps on "Who plays here?" and on a name). At the end it prints the matches
 played, the growth of the resident memory after the first match, the exceptions the frame loop
 raised (there must be none) and whether every finished match in the journal replays to the state
 it recorded.
@@ -34,6 +37,7 @@ from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.audit import replays_as_recorded
 from kiosk.store.journal import Journal
+from kiosk.store.players import Players
 from kiosk.table import intents as do
 from kiosk.timesource import MonotonicClock
 
@@ -60,6 +64,7 @@ class SoakReport:
     rss_end_kb: int = 0
     exceptions: list[str] = field(default_factory=list)
     journal_matches: int = 0
+    rated: int = 0
     replayed: int = 0
     replay_mismatches: int = 0
 
@@ -77,7 +82,7 @@ class SoakReport:
             f"memory: RSS {self.rss_start_kb / 1024:.1f} MB after the first match, {self.rss_end_kb / 1024:.1f} MB at "
             f"the end: growth {self.rss_growth_mb:+.1f} MB",
             f"exceptions: {len(self.exceptions)}",
-            f"journal: {self.journal_matches} matches, {self.replayed} finished ones replayed, "
+            f"journal: {self.journal_matches} matches ({self.rated} rated), {self.replayed} finished ones replayed, "
             f"{self.replay_mismatches} mismatches",
         ]
 
@@ -102,6 +107,10 @@ class Player:
         self.rng = rng
         self.report = report
         self._pressed: dict[tuple[int, str], float] = {}
+        self.named: list[int] = []
+        """With ``--named``: the named players' ids; each match seats two of them."""
+        self._pair: tuple[int, int] = (0, 0)
+        self._pair_for: object = None
 
     def click(self, intent: do.Intent) -> bool:
         """Tap the hotspot on screen that carries ``intent``; False if none does."""
@@ -162,6 +171,8 @@ class Player:
         if ui.help_open:
             self.click(do.CloseHelp())
             return
+        if self.seat_named():
+            return
         if ui.records.picker is not None:
             self.click(do.ClosePicker())
             return
@@ -212,6 +223,50 @@ class Player:
                 pass
 
 
+    def seat_named(self) -> bool:
+        """Before a match's first Start (with ``--named``): seat its two named players through the pickers,
+        one tap per call; True while doing so."""
+        session, r = self.app.session, self.app.ui.records
+        if not self.named or session is None or session.match.round != 0 or session.match.phase is not Phase.READY:
+            return False
+        if self._pair_for is not session:
+            first, second = self.rng.sample(self.named, 2)
+            self._pair, self._pair_for = (first, second), session
+        if r.typing is not None:  # a stray touch opened the keyboard
+            self.tap(do.CancelName())
+            return True
+        if r.picker is not None:
+            intent = do.PickPlayer(r.picker, self._pair[r.picker])
+            self.tap(intent)
+            return True
+        for seat in (0, 1):
+            chosen = r.chosen[seat]
+            if chosen is None or chosen.id != self._pair[seat]:
+                self.tap(do.OpenPicker(seat))
+                return True
+        return False
+
+    def tap(self, intent: do.Intent) -> None:
+        """Tap ``intent``'s hotspot, or carry it out directly when the screen shows none (a name on
+        another page of the picker)."""
+        if not self.click(intent):
+            self.app.do(intent, self.app.clock.now())
+
+
+NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
+
+
+def named_players(journal: Journal, count: int) -> list[int]:
+    """``count`` named players in the journal (found by name, or made): Ann, Bo, … then Player 13, …"""
+    players = Players(journal)
+    ids = []
+    for i in range(count):
+        name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+        found = players.find(name)
+        ids.append(found.id if found is not None else players.create(name).id)
+    return ids
+
+
 def warm_up(app: App) -> None:
     """Show the home screen, the rules and a table in each language once, as a first visitor trying the
     language buttons would: the fonts of every script are loaded before memory is measured."""
@@ -231,6 +286,7 @@ def warm_up(app: App) -> None:
 def check_journal(journal: Journal, report: SoakReport) -> None:
     """Every finished match replays (as an exported conformance scenario) to the state it recorded."""
     report.journal_matches = len(journal.matches())
+    report.rated = sum(1 for record in journal.matches(finished=True) if record.rated)
     for record in journal.matches(finished=True):
         agrees = replays_as_recorded(journal, record.id)
         if agrees is None:
@@ -240,8 +296,11 @@ def check_journal(journal: Journal, report: SoakReport) -> None:
         report.replayed += 1
 
 
-def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True) -> SoakReport:
-    """Play for ``minutes`` of real time; returns the figures."""
+def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True,
+         journal_path: Path | None = None, named: int = 0) -> SoakReport:
+    """Play for ``minutes`` of real time; returns the figures. ``journal_path``: where the journal is
+    written (kept; default: the work folder's, removed with it); ``named``: matches between that many
+    named players (at least 2), seated through the pickers."""
     report = SoakReport()
     tmp = tempfile.TemporaryDirectory(prefix="soak-") if workdir is None else None
     folder = Path(tmp.name) if tmp is not None else Path(workdir or ".")
@@ -250,10 +309,11 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
     serial = SerialConfig(enabled=True, url=str(folder / "panel"), reconnect_max_s=0.5)
     config = replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial),
                      match=replace(MatchSettings(), balances=SOAK_BALANCES))
-    journal = Journal.open(folder / "journal.sqlite3")
+    journal = Journal.open(journal_path if journal_path is not None else folder / "journal.sqlite3")
     app = App(config, clock=MonotonicClock(), size=(800, 480), hardware_backend="mock", journal=journal,
               boot_id="soak", rng=random.Random(seed))
     player = Player(app, board, random.Random(seed), report)
+    player.named = named_players(journal, named) if named else []
     warm_up(app)
     started = time.monotonic()
     deadline = started + minutes * 60
@@ -297,8 +357,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kiosk.devtools.soak", description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--journal", type=Path, help="write the journal to this file (kept after the run)")
+    parser.add_argument("--named", type=int, default=0, metavar="N",
+                        help="rated matches between N named players (2 or more), seated through the pickers")
     args = parser.parse_args(argv)
-    report = soak(args.minutes, seed=args.seed)
+    if args.named and args.named < 2:
+        parser.error("--named needs at least 2 players")
+    report = soak(args.minutes, seed=args.seed, journal_path=args.journal, named=args.named)
     for line in report.lines():
         print(line)
     for text in report.exceptions[:3]:

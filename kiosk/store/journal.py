@@ -32,6 +32,7 @@ from kiosk.store.errors import (
     StoreUsageError,
     internal,
 )
+from kiosk.store.identity import new_match_uuid
 from kiosk.store.players import rate_finished
 from kiosk.store.records import (
     ENTRY_COLUMNS,
@@ -170,10 +171,11 @@ class Journal:
     # -- matches ---------------------------------------------------------------------------
 
     def begin_match(self, config: MatchConfig | dict[str, Any], players: Sequence[int | None] = (None, None), *,
-                    wall_s: float | None = None, computer_level: int | None = None) -> int:
+                    wall_s: float | None = None, computer_level: int | None = None, uuid: str | None = None) -> int:
         """A new match (committed) with its configuration and players (named ids, None: guest);
         ``computer_level``: a practice match against the computer at that level (in seat 1, which
-        must then be no named player)."""
+        must then be no named player); ``uuid``: the match's UUID (a fresh UUIDv7 when None or when
+        another match of the file holds it)."""
         data = config.to_dict() if isinstance(config, MatchConfig) else dict(config)
         MatchConfig.from_dict(data)  # refuse a configuration the engine would not take
         if len(players) != 2:
@@ -188,9 +190,12 @@ class Journal:
             for p in (p0, p1):
                 if p is not None and conn.execute("SELECT 1 FROM players WHERE id = ?", (p,)).fetchone() is None:
                     raise StoreUsageError(internal("there is no player with id {player}", player=p))
+            if uuid is None or conn.execute("SELECT 1 FROM matches WHERE uuid = ?", (uuid,)).fetchone() is not None:
+                uuid = new_match_uuid(wall)
             cursor = conn.execute(
-                "INSERT INTO matches (player0, player1, created_wall, config, computer_level) VALUES (?, ?, ?, ?, ?)",
-                (p0, p1, wall, dumps(data), computer_level),
+                "INSERT INTO matches (player0, player1, created_wall, config, computer_level, uuid) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (p0, p1, wall, dumps(data), computer_level, uuid),
             )
             return int(cursor.lastrowid or 0)
 

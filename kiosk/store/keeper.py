@@ -172,6 +172,11 @@ class JournalKeeper:
                         "lose them (moves: {count}). Play on.", count=in_memory)
         return SavingState(saving, problem, unsaved, self._retry_ns, in_memory=in_memory)
 
+    @property
+    def now_ns(self) -> int:
+        """The caller's monotonic time at the last ``sync`` (what the writer's jobs are stamped with)."""
+        return self._now
+
     def _slow(self) -> bool:
         since = self.writer.busy_since_ns if self.writer is not None else None
         return since is not None and self._now - since > SLOW_NS

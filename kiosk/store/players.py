@@ -20,6 +20,7 @@ from engine import EndReason, Outcome
 from kiosk.i18n import T
 from kiosk.store.database import Database, HasDatabase, database_of
 from kiosk.store.errors import PlayerNameError, StoreUsageError, internal
+from kiosk.store.identity import new_player_uuid
 from kiosk.store.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_match
 
 __all__ = ["NAME_MAX", "HistoryRow", "Player", "PlayerNameError", "Players", "Standing", "clean_name", "is_rated",
@@ -165,8 +166,8 @@ class Players:
                 raise PlayerNameError(T('The name "{name}" is taken: pick it from the list or choose another.',
                                         name=text))
             cursor = conn.execute(
-                "INSERT INTO players (name, created_wall, rating, rd, volatility) VALUES (?, ?, ?, ?, ?)",
-                (text, wall, DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY),
+                "INSERT INTO players (name, created_wall, rating, rd, volatility, uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                (text, wall, DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, new_player_uuid()),
             )
             player_id = int(cursor.lastrowid or 0)
         return self.get(player_id)

@@ -25,6 +25,7 @@ from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Outc
 from engine.scenario import action_step
 from engine.snapshot import save_text
 from kiosk.store.errors import PlayerNameError, StoreUsageError
+from kiosk.store.identity import new_match_uuid
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.store.records import Entry, entry_row
@@ -91,6 +92,9 @@ class MatchRecorder:
         self.computer_level = computer_level
         """A practice match: the computer's level (it plays seat 1); None: two people."""
         self.created_wall = float(wall_clock()) if created_wall is None else float(created_wall)
+        self.uuid: str | None = new_match_uuid(self.created_wall) if match_id is None else None
+        """The match's UUID when the recorder enters it (kept when it enters it again in another file, so
+        the club hub never counts it twice); None for a match read back from a journal."""
         self.first_seq = next_seq - len(rows)
         """The sequence number of ``rows[0]`` (1 unless rows before it could not be read back)."""
         self.rows: list[Entry] = list(rows)
@@ -222,7 +226,7 @@ class MatchRecorder:
             seats[1] = None  # the computer's seat has no player id
         self.players = (seats[0], seats[1])
         return journal.begin_match(self.config, self.players, wall_s=self.created_wall,
-                                   computer_level=self.computer_level)
+                                   computer_level=self.computer_level, uuid=self.uuid)
 
     def attach(self, journal: Journal | None) -> None:
         """Write into ``journal`` from now on (None: keep the rows only).

@@ -6,6 +6,7 @@ import sqlite3
 
 from kiosk.i18n import T
 from kiosk.store.database import DamagedFile, Migration, Schema
+from kiosk.store.identity import add_identity
 from kiosk.store.lineage import create_history
 
 V1: tuple[str, ...] = (
@@ -91,7 +92,11 @@ V4: Migration = create_history
 """Version 4: the ``history`` table (the journal's history id, kept by its backups, and its commit
 count; ``kiosk.store.lineage``)."""
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4)
+V5: Migration = add_identity
+"""Version 5: a UUID for the kiosk, every match (time-ordered, UUIDv7) and every player, and the club
+sync's tables (``kiosk.store.identity``, issue 22)."""
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes", "history"})
 

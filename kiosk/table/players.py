@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
+from kiosk.club.roster import club_board
 from kiosk.i18n import N_, TN, T, Translator
-from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players
+from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players, Standing
 from kiosk.table import hangul, layouts
 from kiosk.table.computer import ComputerPlayer, computer_name
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
@@ -262,8 +263,11 @@ class PlayerDesk:
         if self.players is None:
             return
         r = self.records
-        r.board = [BoardRow(rank, standing, standing.wins)
-                   for rank, standing in enumerate(self.players.leaderboard(), start=1)]
+        standings: Sequence[Standing] = self.players.leaderboard()
+        if self.journal is not None:  # with a club: its ratings where current (kiosk.club.roster)
+            with self.journal.database.read() as conn:
+                standings = club_board(conn, standings)
+        r.board = [BoardRow(rank, standing, standing.wins) for rank, standing in enumerate(standings, start=1)]
         if not keep_page:
             r.board_page = 0
         self.ui.screen = Screen.LEADERBOARD

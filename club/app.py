@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from club import queries
+from club import players, queries
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClubError, HubUnavailable, TooLarge
 from club.ingest import ingest
@@ -88,6 +88,16 @@ def _routes(app: FastAPI) -> None:
     def conflicts(request: Request) -> list[dict[str, Any]]:
         with _pool(request).connection() as conn:
             return queries.conflicts(conn)
+
+    @app.get("/api/v1/players/duplicates")
+    def duplicates(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return players.duplicates(conn)
+
+    @app.get("/api/v1/merges")
+    def merges(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return players.merges(conn)
 
     @app.get("/api/v1/health")
     def health(request: Request) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""``python -m club``: ``serve``, ``migrate`` and ``kiosks add`` (docs/club.md, "Running a hub").
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add`` and ``players ...`` (docs/club.md).
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
 does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
@@ -12,6 +12,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from club import cli_players
 from club.database import connect, migrate
 from club.errors import ClubError, SetupError
 from club.tokens import add_kiosk
@@ -40,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     add = ksub.add_parser("add", help="register a kiosk; its token is the last line printed")
     add.add_argument("name")
     add.add_argument("--database", required=True, metavar="DSN")
+    cli_players.add_parser(sub)
     return parser
 
 
@@ -53,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             before, after = migrate(args.database)
             print(f"schema version {after}" + ("" if before == after else f" (was {before})"))
             return 0
+        if args.command == "players":
+            return cli_players.run(args)
         migrate(args.database)
         with connect(args.database) as conn:
             kiosk, token = add_kiosk(conn, args.name)

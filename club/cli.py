@@ -1,4 +1,4 @@
-"""``python -m club``: ``serve``, ``migrate``, ``kiosks add`` and ``players ...`` (docs/club.md).
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...`` and ``backup`` (docs/club.md).
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
 does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
@@ -11,8 +11,10 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from club import cli_players
+from club.backup import backup
 from club.database import connect, migrate
 from club.errors import ClubError, SetupError
 from club.tokens import add_kiosk
@@ -42,6 +44,10 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("name")
     add.add_argument("--database", required=True, metavar="DSN")
     cli_players.add_parser(sub)
+    dump = sub.add_parser("backup", help="dump the database with pg_dump into a folder, keeping the newest")
+    dump.add_argument("--database", required=True, metavar="DSN")
+    dump.add_argument("--dir", required=True, type=Path, help="the folder of the dumps")
+    dump.add_argument("--keep", type=int, default=14, help="how many dumps to keep (default 14)")
     return parser
 
 
@@ -57,6 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "players":
             return cli_players.run(args)
+        if args.command == "backup":
+            print(f"dumped to {backup(args.database, args.dir, keep=args.keep)}")
+            return 0
         migrate(args.database)
         with connect(args.database) as conn:
             kiosk, token = add_kiosk(conn, args.name)

@@ -22,7 +22,10 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 
 
 def take_turn(conn: Conn) -> None:
-    """Wait for the upload lock, held until the current transaction ends."""
+    """Wait for the upload lock, held until the current transaction ends; and make its commit durable
+    before it returns whatever the server's ``synchronous_commit`` (a kiosk takes an acknowledged
+    upload as kept: a server set to ``off`` would lose the last acknowledged uploads in a crash)."""
+    conn.execute("SET LOCAL synchronous_commit = on")
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (INGEST_LOCK,))
 
 

@@ -8,6 +8,7 @@ No log line holds a request's headers (a token is never logged).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,12 +24,14 @@ from starlette.concurrency import run_in_threadpool
 from club import players, queries
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClubError, HubUnavailable, TooLarge
-from club.ingest import ingest
+from club.ingest import commit, prepare
 from club.tokens import Kiosk, authenticate, bearer
 from club.verify import engine_version
 from club.wire import MAX_BODY_BYTES, parse_upload
 
 log = logging.getLogger("club.app")
+REPLAYS_AT_ONCE = 2
+"""Uploads parsed and replayed at the same time (CPU-bound: more would only lengthen each)."""
 
 
 def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
@@ -38,6 +41,10 @@ def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = await run_in_threadpool(open_pool, dsn, max_size=pool_size)
         app.state.pool = pool
+        # uploads replay a few at a time and store one at a time: a waiting upload holds no
+        # thread and no database connection, so reads are served meanwhile and nothing times out
+        app.state.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        app.state.storing = asyncio.Lock()
         log.info("hub ready: schema version %d, engine %s", SCHEMA_VERSION, engine_version())
         try:
             yield
@@ -63,8 +70,11 @@ def _routes(app: FastAPI) -> None:
         token = bearer(request.headers.get("authorization"))
         kiosk = await run_in_threadpool(_authenticate, pool, token)
         body = await _read_limited(request)
-        parsed = await run_in_threadpool(parse_upload, body)
-        receipt = await run_in_threadpool(ingest, pool, kiosk, parsed)
+        async with request.app.state.replaying:
+            parsed = await run_in_threadpool(parse_upload, body)
+            prepared = await run_in_threadpool(prepare, pool, kiosk, parsed)
+        async with request.app.state.storing:
+            receipt = await run_in_threadpool(commit, pool, prepared)
         return JSONResponse(receipt.body())
 
     @app.get("/api/v1/matches")

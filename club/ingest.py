@@ -47,21 +47,43 @@ class Receipt:
                 "ratings_recomputed": self.recomputed}
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """An upload checked and replayed, ready to be stored (``commit``)."""
+
+    kiosk: Kiosk
+    upload: Upload
+    shas: dict[uuid.UUID, str]
+    verdicts: dict[uuid.UUID, Verdict]
+
+
 def ingest(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Receipt:
     """Store ``upload`` from ``kiosk``; Conflict (after recording it) when a key is held with other content."""
+    return commit(pool, prepare(pool, kiosk, upload))
+
+
+def prepare(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Prepared:
+    """The part of an upload done without its turn: every match not yet held exactly so is replayed."""
     _no_repeats(upload)
     shas = {m.uuid: m.content_sha256() for m in upload.matches}
     with pool.connection() as conn:
         held = _held_matches(conn, list(shas))
     # replay outside the transaction, except what is already stored exactly so (a retry)
     verdicts = {m.uuid: verify(m) for m in upload.matches if held.get(m.uuid) != (kiosk.uuid, shas[m.uuid])}
+    return Prepared(kiosk, upload, shas, verdicts)
+
+
+def commit(pool: ConnectionPool, prepared: Prepared) -> Receipt:
+    """Store a prepared upload in one transaction, in its turn; Conflict (recorded) as ``ingest`` says.
+    The HTTP app lets one commit at a time take a connection, so waiting uploads hold none."""
+    kiosk, upload, shas = prepared.kiosk, prepared.upload, prepared.shas
     with pool.connection() as conn, conn.transaction():
         take_turn(conn)
         conflicts = _conflicts(conn, kiosk, upload, shas)
         if conflicts:
             _record_conflicts(conn, kiosk, conflicts)
         else:
-            receipt = _store(conn, kiosk, upload, shas, verdicts)
+            receipt = _store(conn, kiosk, upload, shas, prepared.verdicts)
     if conflicts:
         log.warning("upload from kiosk %s refused: %d conflicting keys", kiosk.name, len(conflicts))
         raise Conflict(f"{len(conflicts)} keys are already held with other content; nothing of this upload "

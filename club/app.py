@@ -24,7 +24,8 @@ from starlette.concurrency import run_in_threadpool
 from club import players, queries
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClubError, HubUnavailable, TooLarge
-from club.ingest import commit, prepare
+from club.ingest import commit, prepare, settle_ratings
+from club.standings import SETTLE_EVERY
 from club.tokens import Kiosk, authenticate, bearer
 from club.verify import engine_version
 from club.wire import MAX_BODY_BYTES, parse_upload
@@ -45,6 +46,9 @@ def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
         # thread and no database connection, so reads are served meanwhile and nothing times out
         app.state.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
         app.state.storing = asyncio.Lock()
+        app.state.in_flight = 0
+        app.state.since_settled = 0
+        await run_in_threadpool(settle_ratings, pool)  # stale after a kill mid-run
         log.info("hub ready: schema version %d, engine %s", SCHEMA_VERSION, engine_version())
         try:
             yield
@@ -70,11 +74,18 @@ def _routes(app: FastAPI) -> None:
         token = bearer(request.headers.get("authorization"))
         kiosk = await run_in_threadpool(_authenticate, pool, token)
         body = await _read_limited(request)
-        async with request.app.state.replaying:
-            parsed = await run_in_threadpool(parse_upload, body)
-            prepared = await run_in_threadpool(prepare, pool, kiosk, parsed)
-        async with request.app.state.storing:
-            receipt = await run_in_threadpool(commit, pool, prepared)
+        state = request.app.state
+        state.in_flight += 1
+        try:
+            async with state.replaying:
+                parsed = await run_in_threadpool(parse_upload, body)
+                prepared = await run_in_threadpool(prepare, pool, kiosk, parsed)
+            async with state.storing:
+                receipt = await run_in_threadpool(commit, pool, prepared)
+        finally:
+            settled = await _finished(state, pool)
+        if settled is not None:
+            receipt.roster_version = max(receipt.roster_version, settled)
         return JSONResponse(receipt.body())
 
     @app.get("/api/v1/matches")
@@ -114,6 +125,18 @@ def _routes(app: FastAPI) -> None:
         with _pool(request).connection() as conn:
             conn.execute("SELECT 1")
         return {"ok": True, "schema_version": SCHEMA_VERSION, "engine_version": engine_version()}
+
+
+async def _finished(state: Any, pool: ConnectionPool) -> int | None:
+    """An upload is done (stored or refused): late uploads left the ratings stale, so they are
+    recomputed once when no upload is left in flight, or every ``SETTLE_EVERY`` uploads meanwhile;
+    the roster version after a recompute, else None."""
+    state.in_flight -= 1
+    state.since_settled += 1
+    if state.in_flight == 0 or state.since_settled >= SETTLE_EVERY:
+        state.since_settled = 0
+        return await run_in_threadpool(settle_ratings, pool)
+    return None
 
 
 def _authenticate(pool: ConnectionPool, token: str) -> Kiosk:

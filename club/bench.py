@@ -187,7 +187,7 @@ def report(f: dict[str, Any]) -> list[str]:
         f"{f['body_mb']:.1f} MB of JSON, in {f['uploads']} uploads",
         f"all acknowledged in {f['seconds']:.1f} s: {f['verified'] / f['seconds']:.1f} matches verified per second",
         f"upload latency until acknowledged: p50 {f['p50_s'] * 1000:.0f} ms, p99 {f['p99_s'] * 1000:.0f} ms "
-        f"({f['retries']} retries, {f['recomputes']} uploads made the hub recompute every rating)",
+        f"({f['retries']} retries; {f['recomputes']} uploads came late, their ratings recomputed once none was left)",
         f"in the database: {f['stored']} stored of {f['sent']} sent, {f['verified']} verified, "
         f"lost {f['lost']}, duplicated {f['duplicated']}, {f['rated_games']} player-games rated",
         f"hub CPU time: {f['hub_cpu_s']:.1f} s ({f['hub_cpu_s'] * 1000 / max(1, total):.1f} ms per match)",

@@ -18,11 +18,11 @@ from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from club.errors import BadRequest, Conflict
 from club.ratings import Result, Standing
-from club.standings import fold_new, next_version, take_turn
+from club.standings import fold_new, next_version, settle, take_turn
 from club.tokens import Kiosk
 from club.verify import Verdict, verify
 from club.wire import MatchUpload, Upload
@@ -39,7 +39,8 @@ class Receipt:
     players: list[dict[str, Any]] = field(default_factory=list)
     roster_version: int = 0
     recomputed: bool = False
-    """True when a late match made the hub recompute every rating from the start."""
+    """True when a late match made the hub recompute every rating from the start (``ingest``: done;
+    the app: due once the uploads in flight are stored)."""
 
     def body(self) -> dict[str, Any]:
         """The JSON answer."""
@@ -58,8 +59,30 @@ class Prepared:
 
 
 def ingest(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Receipt:
-    """Store ``upload`` from ``kiosk``; Conflict (after recording it) when a key is held with other content."""
-    return commit(pool, prepare(pool, kiosk, upload))
+    """Store ``upload`` from ``kiosk`` and settle the ratings; Conflict (after recording it) when a key
+    is held with other content."""
+    try:
+        receipt = commit(pool, prepare(pool, kiosk, upload))
+    finally:
+        settled = settle_ratings(pool)
+    if settled is not None:
+        receipt.roster_version = max(receipt.roster_version, settled)
+    return receipt
+
+
+def settle_ratings(pool: ConnectionPool) -> int | None:
+    """``standings.settle`` on a pooled connection: the roster version after a recompute, None when
+    nothing was stale. A database that fails now leaves the ratings stale for the next time (logged),
+    never fails the upload that was stored."""
+    try:
+        with pool.connection() as conn:
+            version = settle(conn)
+    except (psycopg.Error, PoolTimeout) as exc:
+        log.warning("the ratings stay stale for now: the database failed (%s)", type(exc).__name__)
+        return None
+    if version is not None:
+        log.info("ratings recomputed after late uploads (roster version %d)", version)
+    return version
 
 
 def prepare(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Prepared:

@@ -1,5 +1,11 @@
 """The stored club ratings: folding new results onto them, and recomputing them whole.
 
+A match that sorts after every match counted is folded onto the stored ratings at once. A late one
+(it sorts before one already counted) marks the ratings stale; ``settle`` recomputes them whole once
+the uploads in flight are stored (the app calls it when none is left, and at least every
+``SETTLE_EVERY`` stored uploads). Fifty tables uploading an evening at once then cost one recompute,
+not one per upload. Merges and unmerges recompute at once.
+
 Every rating is computed under the director's merges (``aliases``): a match keeps the player uuids
 it was uploaded with, and each one that is an alias counts for its canonical player. A match whose
 two seats map to one player under the merges counts for nothing (``ratings.mapped``). Callers hold
@@ -17,6 +23,9 @@ from club.ratings import OrderKey, Result, Standing, fold, mapped, order_key
 
 INGEST_LOCK = 0x5B1D_0002
 """The advisory lock key uploads and the director's operations take turns on."""
+
+SETTLE_EVERY = 20
+"""Stale ratings are recomputed after this many stored uploads at the latest, even while more come."""
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -42,13 +51,14 @@ def next_version(conn: Conn) -> int:
 
 
 def fold_new(conn: Conn, results: list[Result], version: int) -> bool:
-    """Fold new rated results into the stored ratings; True when a late one forced a recompute."""
-    row = conn.execute("SELECT last_wall, last_kiosk, last_match FROM rating_state FOR UPDATE").fetchone()
+    """Fold new rated results into the stored ratings; True when one came late (it sorts before a
+    match already counted): the ratings are then marked stale, for ``settle`` to recompute."""
+    row = conn.execute("SELECT last_wall, last_kiosk, last_match, stale FROM rating_state FOR UPDATE").fetchone()
     assert row is not None
     last: OrderKey | None = None if row[0] is None else order_key(row[0], row[1], row[2])
     late = last is not None and min(r.key for r in results) <= last
-    if late:
-        recompute(conn, version)
+    if late or row[3]:
+        conn.execute("UPDATE rating_state SET stale = true")
     else:
         counted = mapped(results, aliases(conn))
         current = standings(conn, {p for r in counted for p in r.players})
@@ -60,6 +70,22 @@ def fold_new(conn: Conn, results: list[Result], version: int) -> bool:
     return late
 
 
+def settle(conn: Conn) -> int | None:
+    """Recompute the ratings when a late upload left them stale (in its own transaction, taking its
+    turn); the roster version advances when a number changed. The roster version after it, or None
+    when nothing was stale."""
+    with conn.transaction():
+        take_turn(conn)
+        row = conn.execute("SELECT stale FROM rating_state").fetchone()
+        if row is None or not row[0]:
+            return None
+        version = next_version(conn)
+        if recompute(conn, version):
+            conn.execute("UPDATE roster SET version = %s", (version,))
+            return version
+        return version - 1
+
+
 def recompute(conn: Conn, version: int) -> set[uuid.UUID]:
     """Every rating again from the first verified rated match under the merges in force; the players
     whose numbers changed (they get ``version``)."""
@@ -68,6 +94,7 @@ def recompute(conn: Conn, version: int) -> set[uuid.UUID]:
     current = standings(conn, None)
     after = fold(mapped(everything, aliases(conn)))
     after.update({p: Standing() for p in current if p not in after})
+    conn.execute("UPDATE rating_state SET stale = false")
     return _write(conn, current, after, version)
 
 

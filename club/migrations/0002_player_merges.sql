@@ -36,3 +36,7 @@ CREATE TABLE merges (
 );
 -- at most one merge in force per alias
 CREATE UNIQUE INDEX merges_in_force ON merges(alias) WHERE undone_at IS NULL;
+
+-- a late upload marks the stored ratings stale; they are recomputed once the uploads in flight are
+-- stored (club/standings.py, settle), not once per late upload
+ALTER TABLE rating_state ADD COLUMN stale boolean NOT NULL DEFAULT false;

@@ -7,6 +7,9 @@ in one canonical order. Never imports pygame. See docs/club.md.
 
 Modules, one job each: ``errors`` (the hub's errors), ``database`` (pool, migrations), ``tokens``
 (kiosk tokens), ``wire`` (the upload's shape and limits), ``verify`` (replaying an uploaded match),
-``ratings`` (club ratings as a pure function), ``ingest`` (storing an upload), ``queries`` (the read
-side), ``app`` (the HTTP API), ``cli`` (``python -m club``).
+``ratings`` (club ratings as a pure function), ``standings`` (the stored ratings, under the merges),
+``ingest`` (storing an upload), ``queries`` (the read side), ``players`` (the director's renames and
+merges), ``backup`` (pg_dump), ``app`` (the HTTP API), ``cli`` and ``cli_players`` (``python -m
+club``); for trying and measuring: ``localdb`` and ``devhub`` (``make hub``), ``hubproc`` (a serve
+process), ``fleet`` (simulated kiosks), ``bench`` (``python -m club.bench``).
 """

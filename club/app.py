@@ -8,6 +8,7 @@ No log line holds a request's headers (a token is never logged).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,15 +21,18 @@ from fastapi.responses import JSONResponse
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from club import queries
+from club import players, queries
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClubError, HubUnavailable, TooLarge
-from club.ingest import ingest
+from club.ingest import commit, prepare, settle_ratings
+from club.standings import SETTLE_EVERY
 from club.tokens import Kiosk, authenticate, bearer
 from club.verify import engine_version
 from club.wire import MAX_BODY_BYTES, parse_upload
 
 log = logging.getLogger("club.app")
+REPLAYS_AT_ONCE = 2
+"""Uploads parsed and replayed at the same time (CPU-bound: more would only lengthen each)."""
 
 
 def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
@@ -38,6 +42,13 @@ def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = await run_in_threadpool(open_pool, dsn, max_size=pool_size)
         app.state.pool = pool
+        # uploads replay a few at a time and store one at a time: a waiting upload holds no
+        # thread and no database connection, so reads are served meanwhile and nothing times out
+        app.state.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        app.state.storing = asyncio.Lock()
+        app.state.in_flight = 0
+        app.state.since_settled = 0
+        await run_in_threadpool(settle_ratings, pool)  # stale after a kill mid-run
         log.info("hub ready: schema version %d, engine %s", SCHEMA_VERSION, engine_version())
         try:
             yield
@@ -63,8 +74,18 @@ def _routes(app: FastAPI) -> None:
         token = bearer(request.headers.get("authorization"))
         kiosk = await run_in_threadpool(_authenticate, pool, token)
         body = await _read_limited(request)
-        parsed = await run_in_threadpool(parse_upload, body)
-        receipt = await run_in_threadpool(ingest, pool, kiosk, parsed)
+        state = request.app.state
+        state.in_flight += 1
+        try:
+            async with state.replaying:
+                parsed = await run_in_threadpool(parse_upload, body)
+                prepared = await run_in_threadpool(prepare, pool, kiosk, parsed)
+            async with state.storing:
+                receipt = await run_in_threadpool(commit, pool, prepared)
+        finally:
+            settled = await _finished(state, pool)
+        if settled is not None:
+            receipt.roster_version = max(receipt.roster_version, settled)
         return JSONResponse(receipt.body())
 
     @app.get("/api/v1/matches")
@@ -89,11 +110,33 @@ def _routes(app: FastAPI) -> None:
         with _pool(request).connection() as conn:
             return queries.conflicts(conn)
 
+    @app.get("/api/v1/players/duplicates")
+    def duplicates(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return players.duplicates(conn)
+
+    @app.get("/api/v1/merges")
+    def merges(request: Request) -> list[dict[str, Any]]:
+        with _pool(request).connection() as conn:
+            return players.merges(conn)
+
     @app.get("/api/v1/health")
     def health(request: Request) -> dict[str, Any]:
         with _pool(request).connection() as conn:
             conn.execute("SELECT 1")
         return {"ok": True, "schema_version": SCHEMA_VERSION, "engine_version": engine_version()}
+
+
+async def _finished(state: Any, pool: ConnectionPool) -> int | None:
+    """An upload is done (stored or refused): late uploads left the ratings stale, so they are
+    recomputed once when no upload is left in flight, or every ``SETTLE_EVERY`` uploads meanwhile;
+    the roster version after a recompute, else None."""
+    state.in_flight -= 1
+    state.since_settled += 1
+    if state.in_flight == 0 or state.since_settled >= SETTLE_EVERY:
+        state.since_settled = 0
+        return await run_in_threadpool(settle_ratings, pool)
+    return None
 
 
 def _authenticate(pool: ConnectionPool, token: str) -> Kiosk:

@@ -1,4 +1,4 @@
-"""``python -m club``: ``serve``, ``migrate`` and ``kiosks add`` (docs/club.md, "Running a hub").
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...`` and ``backup`` (docs/club.md).
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
 does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
@@ -11,7 +11,10 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from club import cli_players
+from club.backup import backup
 from club.database import connect, migrate
 from club.errors import ClubError, SetupError
 from club.tokens import add_kiosk
@@ -40,6 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     add = ksub.add_parser("add", help="register a kiosk; its token is the last line printed")
     add.add_argument("name")
     add.add_argument("--database", required=True, metavar="DSN")
+    cli_players.add_parser(sub)
+    dump = sub.add_parser("backup", help="dump the database with pg_dump into a folder, keeping the newest")
+    dump.add_argument("--database", required=True, metavar="DSN")
+    dump.add_argument("--dir", required=True, type=Path, help="the folder of the dumps")
+    dump.add_argument("--keep", type=int, default=14, help="how many dumps to keep (default 14)")
     return parser
 
 
@@ -52,6 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "migrate":
             before, after = migrate(args.database)
             print(f"schema version {after}" + ("" if before == after else f" (was {before})"))
+            return 0
+        if args.command == "players":
+            return cli_players.run(args)
+        if args.command == "backup":
+            print(f"dumped to {backup(args.database, args.dir, keep=args.keep)}")
             return 0
         migrate(args.database)
         with connect(args.database) as conn:

@@ -42,8 +42,16 @@ class NotAuthorized(ClubError):
     code = "not_authorized"
 
 
+class NotFound(ClubError):
+    """A player, kiosk or merge the hub does not hold."""
+
+    status = 404
+    code = "not_found"
+
+
 class Conflict(ClubError):
-    """A key already stored with other content (or by another kiosk): refused, recorded, never overwritten."""
+    """A key already stored with other content (or by another kiosk): refused, recorded, never overwritten;
+    or a director's operation the hub's state does not allow (a merge of two players who played each other)."""
 
     status = 409
     code = "conflict"

@@ -18,16 +18,14 @@ from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from club.errors import BadRequest, Conflict
-from club.ratings import OrderKey, Result, Standing, fold, order_key
+from club.ratings import Result, Standing
+from club.standings import fold_new, next_version, settle, take_turn
 from club.tokens import Kiosk
 from club.verify import Verdict, verify
 from club.wire import MatchUpload, Upload
-
-INGEST_LOCK = 0x5B1D_0002
-"""The advisory lock key uploads take turns on."""
 
 log = logging.getLogger("club.ingest")
 Conn = psycopg.Connection[tuple[Any, ...]]
@@ -41,7 +39,8 @@ class Receipt:
     players: list[dict[str, Any]] = field(default_factory=list)
     roster_version: int = 0
     recomputed: bool = False
-    """True when a late match made the hub recompute every rating from the start."""
+    """True when a late match made the hub recompute every rating from the start (``ingest``: done;
+    the app: due once the uploads in flight are stored)."""
 
     def body(self) -> dict[str, Any]:
         """The JSON answer."""
@@ -49,21 +48,65 @@ class Receipt:
                 "ratings_recomputed": self.recomputed}
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """An upload checked and replayed, ready to be stored (``commit``)."""
+
+    kiosk: Kiosk
+    upload: Upload
+    shas: dict[uuid.UUID, str]
+    verdicts: dict[uuid.UUID, Verdict]
+
+
 def ingest(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Receipt:
-    """Store ``upload`` from ``kiosk``; Conflict (after recording it) when a key is held with other content."""
+    """Store ``upload`` from ``kiosk`` and settle the ratings; Conflict (after recording it) when a key
+    is held with other content."""
+    try:
+        receipt = commit(pool, prepare(pool, kiosk, upload))
+    finally:
+        settled = settle_ratings(pool)
+    if settled is not None:
+        receipt.roster_version = max(receipt.roster_version, settled)
+    return receipt
+
+
+def settle_ratings(pool: ConnectionPool) -> int | None:
+    """``standings.settle`` on a pooled connection: the roster version after a recompute, None when
+    nothing was stale. A database that fails now leaves the ratings stale for the next time (logged),
+    never fails the upload that was stored."""
+    try:
+        with pool.connection() as conn:
+            version = settle(conn)
+    except (psycopg.Error, PoolTimeout) as exc:
+        log.warning("the ratings stay stale for now: the database failed (%s)", type(exc).__name__)
+        return None
+    if version is not None:
+        log.info("ratings recomputed after late uploads (roster version %d)", version)
+    return version
+
+
+def prepare(pool: ConnectionPool, kiosk: Kiosk, upload: Upload) -> Prepared:
+    """The part of an upload done without its turn: every match not yet held exactly so is replayed."""
     _no_repeats(upload)
     shas = {m.uuid: m.content_sha256() for m in upload.matches}
     with pool.connection() as conn:
         held = _held_matches(conn, list(shas))
     # replay outside the transaction, except what is already stored exactly so (a retry)
     verdicts = {m.uuid: verify(m) for m in upload.matches if held.get(m.uuid) != (kiosk.uuid, shas[m.uuid])}
+    return Prepared(kiosk, upload, shas, verdicts)
+
+
+def commit(pool: ConnectionPool, prepared: Prepared) -> Receipt:
+    """Store a prepared upload in one transaction, in its turn; Conflict (recorded) as ``ingest`` says.
+    The HTTP app lets one commit at a time take a connection, so waiting uploads hold none."""
+    kiosk, upload, shas = prepared.kiosk, prepared.upload, prepared.shas
     with pool.connection() as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (INGEST_LOCK,))
+        take_turn(conn)
         conflicts = _conflicts(conn, kiosk, upload, shas)
         if conflicts:
             _record_conflicts(conn, kiosk, conflicts)
         else:
-            receipt = _store(conn, kiosk, upload, shas, verdicts)
+            receipt = _store(conn, kiosk, upload, shas, prepared.verdicts)
     if conflicts:
         log.warning("upload from kiosk %s refused: %d conflicting keys", kiosk.name, len(conflicts))
         raise Conflict(f"{len(conflicts)} keys are already held with other content; nothing of this upload "
@@ -101,7 +144,7 @@ def _held_matches(conn: Conn, keys: Sequence[uuid.UUID]) -> dict[uuid.UUID, tupl
 
 def _conflicts(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str]) -> list[_Clash]:
     clashes = []
-    names = {r[0]: r[1] for r in conn.execute("SELECT uuid, name FROM players WHERE uuid = ANY(%s)",
+    names = {r[0]: r[1] for r in conn.execute("SELECT uuid, uploaded_name FROM players WHERE uuid = ANY(%s)",
                                               ([p.uuid for p in upload.players],))}
     for p in upload.players:
         if p.uuid in names and names[p.uuid] != p.name:
@@ -137,9 +180,7 @@ def _record_conflicts(conn: Conn, kiosk: Kiosk, clashes: list[_Clash]) -> None:
 def _store(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str],
            verdicts: dict[uuid.UUID, Verdict]) -> Receipt:
     receipt = Receipt()
-    row = conn.execute("SELECT version FROM roster FOR UPDATE").fetchone()
-    assert row is not None
-    version = int(row[0]) + 1
+    version = next_version(conn)
     changed = False
     known = {r[0] for r in conn.execute("SELECT uuid FROM players WHERE uuid = ANY(%s)",
                                         ([p.uuid for p in upload.players],))}
@@ -148,9 +189,9 @@ def _store(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str],
         if p.uuid in known:
             receipt.players.append({"uuid": str(p.uuid), "result": "already held"})
             continue
-        conn.execute("INSERT INTO players (uuid, name, kiosk, rating, rd, volatility, version)"
-                     " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                     (p.uuid, p.name, kiosk.uuid, fresh.rating, fresh.rd, fresh.volatility, version))
+        conn.execute("INSERT INTO players (uuid, name, uploaded_name, kiosk, rating, rd, volatility, version)"
+                     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                     (p.uuid, p.name, p.name, kiosk.uuid, fresh.rating, fresh.rd, fresh.volatility, version))
         receipt.players.append({"uuid": str(p.uuid), "result": "stored"})
         changed = True
     _check_players_known(conn, upload.matches)
@@ -170,7 +211,7 @@ def _store(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str],
             assert p0 is not None and p1 is not None
             results.append(Result(m.header.ended_wall, kiosk.uuid, m.uuid, (p0, p1), verdict.winner))
     if results:
-        receipt.recomputed = _rate(conn, results, version)
+        receipt.recomputed = fold_new(conn, results, version)
         changed = True
     if changed:
         conn.execute("UPDATE roster SET version = %s", (version,))
@@ -213,38 +254,3 @@ def _insert_match(conn: Conn, kiosk: Kiosk, m: MatchUpload, sha: str, verdict: V
         for r in m.rows:
             copy.write_row((m.uuid, r.seq, r.step, r.snapshot, r.snapshot_sha, r.arrival_ns, r.boot_id, r.wall,
                             r.checksum))
-
-
-def _rate(conn: Conn, results: list[Result], version: int) -> bool:
-    """Fold the new rated results into the stored ratings; True when a late one forced a recompute."""
-    row = conn.execute("SELECT last_wall, last_kiosk, last_match FROM rating_state FOR UPDATE").fetchone()
-    assert row is not None
-    last: OrderKey | None = None if row[0] is None else order_key(row[0], row[1], row[2])
-    first_new = min(r.key for r in results)
-    late = last is not None and first_new <= last
-    if late:
-        everything = [Result(r[0], r[1], r[2], (r[3], r[4]), r[5]) for r in conn.execute(
-            "SELECT ended_wall, kiosk, uuid, player0, player1, winner FROM matches WHERE rated")]
-        current = _standings(conn, None)
-        after = fold(everything)
-        after.update({p: Standing() for p in current if p not in after})
-    else:
-        involved = {p for r in results for p in r.players}
-        current = _standings(conn, involved)
-        after = fold(results, current)
-    updates = [(s.rating, s.rd, s.volatility, s.games, s.wins, s.losses, version, p)
-               for p, s in after.items() if current.get(p, Standing()) != s]
-    with conn.cursor() as cur:
-        cur.executemany("UPDATE players SET rating = %s, rd = %s, volatility = %s, games = %s, wins = %s,"
-                        " losses = %s, version = %s WHERE uuid = %s", updates)
-    newest = max([*results], key=lambda r: r.key)
-    if last is None or newest.key > last:
-        conn.execute("UPDATE rating_state SET last_wall = %s, last_kiosk = %s, last_match = %s",
-                     (newest.ended_wall, newest.kiosk, newest.match))
-    return late
-
-
-def _standings(conn: Conn, players: set[uuid.UUID] | None) -> dict[uuid.UUID, Standing]:
-    query = "SELECT uuid, rating, rd, volatility, games, wins, losses FROM players"
-    rows = conn.execute(query) if players is None else conn.execute(query + " WHERE uuid = ANY(%s)", (list(players),))
-    return {r[0]: Standing(r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows}

@@ -5,7 +5,8 @@ same ratings to the last bit, whatever order they were uploaded in. Each match i
 rating period for its two players, both updated from their ratings before it, exactly as on the
 table (``kiosk.store.ratings.rate_match``, pure arithmetic). A match that arrives late (it sorts
 before the last one already counted) makes the hub recompute everything from the start
-(``ingest``); one that sorts last is folded onto the stored ratings, which gives the same numbers.
+(``standings``); one that sorts last is folded onto the stored ratings, which gives the same numbers.
+A director's merge counts an alias's matches for its canonical player (``mapped``).
 """
 
 from __future__ import annotations
@@ -73,6 +74,18 @@ def fold(results: Iterable[Result], start: Mapping[uuid.UUID, Standing] | None =
         table[a] = _after(sa, ra, r.winner == 0)
         table[b] = _after(sb, rb, r.winner == 1)
     return table
+
+
+def mapped(results: Iterable[Result], aliases: Mapping[uuid.UUID, uuid.UUID]) -> list[Result]:
+    """``results`` with each merged player's uuid replaced by its canonical one (``aliases``: alias ->
+    canonical); a match whose two seats then name one player is left out (it counts for nothing
+    while that merge holds). Pure."""
+    out = []
+    for r in results:
+        a, b = (aliases.get(p, p) for p in r.players)
+        if a != b:
+            out.append(r if (a, b) == r.players else Result(r.ended_wall, r.kiosk, r.match, (a, b), r.winner))
+    return out
 
 
 def _after(before: Standing, rating: Rating, won: bool) -> Standing:

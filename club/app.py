@@ -20,10 +20,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from club import players, queries
 from club.database import SCHEMA_VERSION, open_pool
-from club.errors import ClubError, HubUnavailable, TooLarge
+from club.errors import ClientGone, ClubError, HubUnavailable, TooLarge
 from club.ingest import commit, prepare, settle_ratings
 from club.standings import SETTLE_EVERY
 from club.tokens import Kiosk, authenticate, bearer
@@ -151,11 +152,14 @@ async def _read_limited(request: Request) -> bytes:
         raise TooLarge(f"the body has {int(declared)} bytes, more than {MAX_BODY_BYTES}", limit=MAX_BODY_BYTES)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise TooLarge(f"the body has more than {MAX_BODY_BYTES} bytes", limit=MAX_BODY_BYTES)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise TooLarge(f"the body has more than {MAX_BODY_BYTES} bytes", limit=MAX_BODY_BYTES)
+            chunks.append(chunk)
+    except ClientDisconnect as exc:
+        raise ClientGone(f"the connection closed after {size} bytes of the body") from exc
     return b"".join(chunks)
 
 

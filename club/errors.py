@@ -35,6 +35,13 @@ class TooLarge(ClubError):
     code = "too_large"
 
 
+class ClientGone(ClubError):
+    """The client closed the connection before its whole body arrived (nothing was read or stored)."""
+
+    status = 400
+    code = "client_gone"
+
+
 class NotAuthorized(ClubError):
     """No kiosk token, or one the hub does not know."""
 

@@ -9,7 +9,8 @@ No log line holds a request's headers (a token is never logged).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -20,7 +21,7 @@ from fastapi.responses import JSONResponse
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from club import queries
+from club import queries, web
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClubError, HubUnavailable, TooLarge
 from club.ingest import ingest
@@ -31,8 +32,9 @@ from club.wire import MAX_BODY_BYTES, parse_upload
 log = logging.getLogger("club.app")
 
 
-def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
-    """The hub on the database at ``dsn`` (migrated and pooled when the application starts)."""
+def create_app(dsn: str, *, pool_size: int = 8, clock: Callable[[], float] = time.time) -> FastAPI:
+    """The hub on the database at ``dsn`` (migrated and pooled when the application starts), with the
+    club page (``club.web``); ``clock`` (wall seconds) times the live tables and the director's sessions."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -47,6 +49,7 @@ def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
     app = FastAPI(title="Spectacular Bid club hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     _handlers(app)
     _routes(app)
+    web.mount(app, clock=clock)
     return app
 
 

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from club.web.broker import LiveBoard
+from club.web.director import director_router
 from club.web.pages import public_router
 
 
@@ -21,5 +22,6 @@ def mount(app: FastAPI, *, clock: Callable[[], float] = time.time) -> None:
     app.state.live = LiveBoard(clock=clock)
     app.state.clock = clock
     app.include_router(public_router())
+    app.include_router(director_router())
     static = resources.files("club.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

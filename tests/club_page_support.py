@@ -116,15 +116,25 @@ class SseReader:
     raw: list[bytes] = field(default_factory=list)
     events: list[dict[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
+    response: httpx.Response | None = None
 
     def start(self) -> SseReader:
+        """Connect in a thread; returns once the stream's first bytes arrived."""
         threading.Thread(target=self._run, daemon=True).start()
+        assert self.wait_for(lambda events: bool(self.raw), 10.0), "the event stream did not open"
         return self
+
+    def close(self) -> None:
+        """Stop reading and close the connection (the hub sees the browser leave)."""
+        self.closed.set()
+        if self.response is not None:
+            self.response.close()
 
     def _run(self) -> None:
         try:
             with httpx.Client(timeout=httpx.Timeout(5.0, read=None)) as client, \
                     client.stream("GET", self.url, headers=self.headers) as response:
+                self.response = response
                 event: dict[str, str] = {}
                 buffer = b""
                 for chunk in response.iter_raw():
@@ -142,7 +152,7 @@ class SseReader:
                         elif not text.startswith(":"):
                             name, _, value = text.partition(":")
                             event[name] = value[1:] if value.startswith(" ") else value
-        except httpx.HTTPError:
+        except (httpx.HTTPError, RuntimeError, OSError):
             pass
 
     def wait_for(self, check: Callable[[list[dict[str, str]]], bool], timeout_s: float = 5.0) -> bool:

@@ -25,3 +25,5 @@ def mount(app: FastAPI, *, clock: Callable[[], float] = time.time) -> None:
     app.include_router(director_router())
     static = resources.files("club.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    fonts = resources.files("kiosk").joinpath("assets", "fonts")  # the kiosk's own fonts: Hangul and Cyrillic too
+    app.mount("/fonts", StaticFiles(directory=str(fonts)), name="fonts")

@@ -65,9 +65,11 @@ def _svg(key: tuple[tuple[str, tuple[str, str] | None], ...], label: str) -> Mar
                 parts += _pips(placed.first_value, tx, ty, half, th)
                 parts += _pips(placed.second_value, tx + half, ty, half, th)
             parts.append("</g>")
-        for target in geometry.targets:
+        for target in geometry.targets:  # a marker just off the tile, towards where the next tile goes
+            rx, ry, rw, rh = target.rect
             ax, ay = target.anchor
-            radius = max(9, geometry.tile_short // 3)
+            ax, ay = round(ax + (rx + rw / 2 - ax) * 0.3), round(ay + (ry + rh / 2 - ay) * 0.3)
+            radius = max(9, round(geometry.tile_short * 0.3))
             parts.append(f'<g class="end"><circle cx="{ax}" cy="{ay}" r="{radius}"/>'
                          f'<text x="{ax}" y="{ay}" dy="0.35em" font-size="{radius * 1.3:.0f}">{target.value}</text></g>')
     parts.append("</svg>")

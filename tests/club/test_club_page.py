@@ -215,3 +215,13 @@ def test_the_login_locks_after_repeated_failures_and_the_forms_carry_csrf(site, 
     assert client.post("/api/v1/live", json=dict(body, seq=5), headers={"Authorization": f"Bearer {token}"}).status_code == 401
     clock.t += auth.SESSION_S + 1
     assert client.get("/director", follow_redirects=False).status_code == 303  # the session expired
+
+
+def test_the_club_page_and_the_live_sender_import_no_pygame() -> None:
+    modules = sorted(f"club.web.{p.stem}" for p in (ROOT / "club" / "web").glob("*.py") if p.stem != "__init__")
+    modules += ["club.web", "engine.public", "kiosk.club.live", "kiosk.i18n"]
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
+            + "bad = [m for m in sys.modules if m == 'pygame' or m.startswith('pygame.')]\nassert not bad, bad\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "club.web.board" in modules and "club.web.director" in modules

@@ -159,7 +159,13 @@ def test_the_chooser_sets_a_cookie_and_only_redirects_inside_the_site(site) -> N
     assert got.status_code == 303 and got.headers["location"] == "/ladder" and "sb_lang=uk" in got.headers["set-cookie"]
     assert client.get("/language/ko", params={"next": "//evil.example"}, follow_redirects=False).headers["location"] == "/"
     page = client.get("/ladder", cookies={"sb_lang": "uk"}).text
-    assert '<html lang="uk">' in page
+    assert '<html lang="uk">' in page and "Рейтинг" in page
+    client.cookies.clear()  # the chooser's cookie above would win over the header
+    for language, word in (("ko", "순위표"), ("id", "Peringkat"), ("uk", "Рейтинг"), ("en", "Ladder")):
+        got = client.get("/ladder", headers={"Accept-Language": f"{language};q=0.9, fr"}).text
+        assert f'<html lang="{language}">' in got and f"<h1>{word}</h1>" in got
+    korean = client.get("/archive", headers={"Accept-Language": "ko"}).text
+    assert "다시 보기" in korean and "Replay" not in korean
 
 
 def _admin(dsn: str, password: str) -> subprocess.CompletedProcess[str]:

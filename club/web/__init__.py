@@ -21,6 +21,7 @@ def mount(app: FastAPI, *, clock: Callable[[], float] = time.time) -> None:
     ages the live tables and times the director's sessions and lockouts."""
     app.state.live = LiveBoard(clock=clock)
     app.state.clock = clock
+    app.state.live_tokens = {}
     app.include_router(public_router())
     app.include_router(director_router())
     static = resources.files("club.web").joinpath("static")

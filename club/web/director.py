@@ -144,6 +144,7 @@ def director_router() -> APIRouter:
         except ValueError:
             raise Forbidden("no such kiosk") from None
         await run_in_threadpool(_revoke, request, kiosk_id)
+        request.app.state.live_tokens.clear()  # the live endpoint checks every token again
         return RedirectResponse("/director/kiosks", status_code=303)
 
     return router

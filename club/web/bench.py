@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import shutil
@@ -51,8 +50,8 @@ def _rss_mib(pid: int) -> float:
 
 
 async def _client(port: int, arrivals: list[tuple[int, float]], ready: asyncio.Event, count: list[int],
-                  wanted: int) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                  wanted: int, bytes_read: list[int]) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
     writer.write(b"GET /live/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
     await writer.drain()
     first = True
@@ -60,13 +59,14 @@ async def _client(port: int, arrivals: list[tuple[int, float]], ready: asyncio.E
         line = await reader.readline()
         if not line:
             return
+        bytes_read.append(len(line))
         if first and line.startswith(b"retry:"):
             first = False
             count[0] += 1
             if count[0] == wanted:
                 ready.set()
-        elif line.startswith(b"data: "):
-            arrivals.append((json.loads(line[6:])["event"], time.monotonic()))
+        elif line.startswith(b"id: "):  # an event's first line: its number (the HTML follows in ``data``)
+            arrivals.append((int(line[4:]), time.monotonic()))
 
 
 async def _kiosk(port: int, token: str, seed: int, interval_s: float, until: float,
@@ -98,10 +98,11 @@ async def _measure(port: int, pid: int, tokens: list[str], clients: int, interva
     arrivals: list[tuple[int, float]] = []
     ready = asyncio.Event()
     count = [0]
-    readers = [asyncio.create_task(_client(port, arrivals, ready, count, clients)) for _ in range(clients)]
+    bytes_read: list[int] = []
+    readers = [asyncio.create_task(_client(port, arrivals, ready, count, clients, bytes_read)) for _ in range(clients)]
     await asyncio.wait_for(ready.wait(), 120)
     sent: dict[int, float] = {}
-    cpu0, t0 = _cpu_s(pid), time.monotonic()
+    cpu0, t0, own0 = _cpu_s(pid), time.monotonic(), time.process_time()
     until = t0 + seconds
     rss = [_rss_mib(pid)]
 
@@ -113,12 +114,14 @@ async def _measure(port: int, pid: int, tokens: list[str], clients: int, interva
     await asyncio.gather(sample(), *(_kiosk(port, tok, i, interval_s, until, sent) for i, tok in enumerate(tokens)))
     await asyncio.sleep(2)  # the last events reach the clients
     cpu = (_cpu_s(pid) - cpu0) / (time.monotonic() - t0)
+    own = (time.process_time() - own0) / (time.monotonic() - t0)
+    size = sum(bytes_read) / max(1, len(arrivals))
     for task in readers:
         task.cancel()
     lags = [(at - sent[event]) * 1000 for event, at in arrivals if event in sent]
     return {"events": len(sent), "deliveries": len(lags), "p50_ms": _percentile(lags, 0.5),
             "p99_ms": _percentile(lags, 0.99), "max_ms": max(lags) if lags else float("nan"),
-            "cpu_share": cpu, "rss_mib": max(rss)}
+            "cpu_share": cpu, "rss_mib": max(rss), "own_share": own, "event_bytes": size}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,7 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.clients} SSE clients, {args.tables} tables, a command every {args.interval} s per table, "
               f"{args.seconds:.0f} s: {got['events']:.0f} projections, {got['deliveries']:.0f} events delivered; "
               f"POST to event p50 {got['p50_ms']:.0f} ms, p99 {got['p99_ms']:.0f} ms, max {got['max_ms']:.0f} ms; "
-              f"hub CPU {got['cpu_share'] * 100:.0f} % of one core, RSS up to {got['rss_mib']:.0f} MiB")
+              f"hub CPU {got['cpu_share'] * 100:.0f} % of one core, RSS up to {got['rss_mib']:.0f} MiB; "
+              f"{got['event_bytes'] / 1024:.1f} KiB per event; the clients and kiosks (one process) "
+              f"{got['own_share'] * 100:.0f} % of one core")
         return 0
     finally:
         if hub is not None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -22,7 +23,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
-from club import players, queries
+from club import players, queries, web
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClientGone, ClubError, HubUnavailable, TooLarge
 from club.ingest import commit, prepare, settle_ratings
@@ -36,8 +37,9 @@ REPLAYS_AT_ONCE = 2
 """Uploads parsed and replayed at the same time (CPU-bound: more would only lengthen each)."""
 
 
-def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
-    """The hub on the database at ``dsn`` (migrated and pooled when the application starts)."""
+def create_app(dsn: str, *, pool_size: int = 8, clock: Callable[[], float] = time.time) -> FastAPI:
+    """The hub on the database at ``dsn`` (migrated and pooled when the application starts), with the
+    club page (``club.web``); ``clock`` (wall seconds) times the live tables and the director's sessions."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -59,6 +61,7 @@ def create_app(dsn: str, *, pool_size: int = 8) -> FastAPI:
     app = FastAPI(title="Spectacular Bid club hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     _handlers(app)
     _routes(app)
+    web.mount(app, clock=clock)
     return app
 
 

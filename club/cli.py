@@ -1,4 +1,5 @@
-"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...`` and ``backup`` (docs/club.md).
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...``, ``backup`` and ``admin``
+(docs/club.md, "Running a hub").
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
 does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     dump.add_argument("--database", required=True, metavar="DSN")
     dump.add_argument("--dir", required=True, type=Path, help="the folder of the dumps")
     dump.add_argument("--keep", type=int, default=14, help="how many dumps to keep (default 14)")
+    admin = sub.add_parser("admin", help="set the club director's password (read from the terminal, or one line"
+                                         " from stdin when it is not a terminal)")
+    admin.add_argument("--database", required=True, metavar="DSN")
     return parser
 
 
@@ -67,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"dumped to {backup(args.database, args.dir, keep=args.keep)}")
             return 0
         migrate(args.database)
+        if args.command == "admin":
+            return _admin(args.database)
         with connect(args.database) as conn:
             kiosk, token = add_kiosk(conn, args.name)
         print(f"kiosk {kiosk.name!r} registered as {kiosk.uuid}; its token (shown once, the hub keeps only a hash):")
@@ -75,6 +81,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ClubError as exc:
         print(f"python -m club {args.command}: {exc.message}", file=sys.stderr)
         return 2
+
+
+def _admin(dsn: str) -> int:
+    from club.web.auth import set_password
+
+    if sys.stdin.isatty():
+        import getpass
+
+        password = getpass.getpass("the director's new password: ")
+        if getpass.getpass("once more: ") != password:
+            raise SetupError("the two passwords differ; nothing was changed")
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    with connect(dsn) as conn:
+        set_password(conn, password)
+    print("the director's password is set (the hub keeps only its scrypt hash); every session was ended")
+    return 0
 
 
 def _serve(dsn: str, listen: str, log_level: str) -> int:

@@ -72,7 +72,7 @@ def authenticate(conn: psycopg.Connection[tuple[object, ...]], token: str) -> Ki
     m = _FORMAT.match(token)
     row = None
     if m:
-        row = conn.execute("SELECT uuid, name, token_sha256 FROM kiosks WHERE uuid = %s",
+        row = conn.execute("SELECT uuid, name, token_sha256 FROM kiosks WHERE uuid = %s AND revoked_at IS NULL",
                            (uuid.UUID(m.group(1)),)).fetchone()
     stored = str(row[2]) if row is not None else _DUMMY
     if not hmac.compare_digest(stored.encode(), digest(token).encode()) or row is None:

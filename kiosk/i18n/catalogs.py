@@ -22,12 +22,14 @@ from babel.messages.pofile import read_po, write_po
 from kiosk.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, PLACEHOLDER, PLURAL_FORMS, po_path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES: tuple[str, ...] = ("engine", "hardware", "kiosk")
-"""The packages whose code holds message ids (folders under the repository's root)."""
+SOURCES: tuple[str, ...] = ("engine", "hardware", "kiosk", "club")
+"""The packages whose code holds message ids (folders under the repository's root); the club hub's
+page (club/web) speaks the kiosk's languages from the same catalogs."""
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "T": None, "n_": (1, 2), "TN": (1, 2)}
 """Marker names and which arguments are the message id (and its plural)."""
-METHODS = [("**.py", "python")]
-OPTIONS = {"**.py": {"encoding": "utf-8"}}
+METHODS = [("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")]
+OPTIONS = {"**.py": {"encoding": "utf-8"}, "**/templates/**.html": {"encoding": "utf-8", "trim_blocks": "true",
+                                                                     "lstrip_blocks": "true"}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from caissify_pairings.fpc import check_trf
 
 CASES = sorted((Path(__file__).parent / "data" / "caissify_conformance").glob("*.trf"))

@@ -99,6 +99,20 @@ def pair_cost(a: Waiting, b: Waiting, met: int, just_met: bool, weights: Weights
     )
 
 
+def _history(
+    games: Sequence[Game],
+) -> tuple[dict[tuple[uuid.UUID, uuid.UUID], int], dict[uuid.UUID, uuid.UUID], dict[uuid.UUID, int]]:
+    """From the games so far: how often each pair met, each player's last opponent, their seat-0 games."""
+    met: dict[tuple[uuid.UUID, uuid.UUID], int] = defaultdict(int)
+    last: dict[uuid.UUID, uuid.UUID] = {}
+    seat0: dict[uuid.UUID, int] = defaultdict(int)
+    for game in sorted(games, key=lambda g: (g.ended, g.match.int)):
+        met[unordered(*game.seats)] += 1
+        last[game.seats[0]], last[game.seats[1]] = game.seats[1], game.seats[0]
+        seat0[game.seats[0]] += 1
+    return met, last, seat0
+
+
 def pair_waiting(
     waiting: Sequence[Waiting],
     games: Sequence[Game],
@@ -111,13 +125,7 @@ def pair_waiting(
     players = sorted(waiting, key=lambda w: (w.rank, w.player.int))
     if len({w.player for w in players}) != len(players):
         raise BadResult("a player waits twice in the pool")
-    met: dict[tuple[uuid.UUID, uuid.UUID], int] = defaultdict(int)
-    last: dict[uuid.UUID, uuid.UUID] = {}
-    seat0: dict[uuid.UUID, int] = defaultdict(int)
-    for game in sorted(games, key=lambda g: (g.ended, g.match.int)):
-        met[unordered(*game.seats)] += 1
-        last[game.seats[0]], last[game.seats[1]] = game.seats[1], game.seats[0]
-        seat0[game.seats[0]] += 1
+    met, last, seat0 = _history(games)
     costs: dict[tuple[int, int], int] = {}
     for i, a in enumerate(players):
         for j in range(i + 1, len(players)):
@@ -142,11 +150,7 @@ def pair_waiting(
 
 def total_cost(pairs: Sequence[Pairing], pool: Mapping[uuid.UUID, Waiting], games: Sequence[Game], weights: Weights) -> int:
     """The summed cost of ``pairs`` (for checks: a matching's cost as ``pair_waiting`` counts it)."""
-    met: dict[tuple[uuid.UUID, uuid.UUID], int] = defaultdict(int)
-    last: dict[uuid.UUID, uuid.UUID] = {}
-    for game in sorted(games, key=lambda g: (g.ended, g.match.int)):
-        met[unordered(*game.seats)] += 1
-        last[game.seats[0]], last[game.seats[1]] = game.seats[1], game.seats[0]
+    met, last, _ = _history(games)
     total = 0
     for p in pairs:
         a, b = p.seats

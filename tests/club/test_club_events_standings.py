@@ -51,6 +51,19 @@ def test_direct_encounter_splits_players_level_on_everything_before_it() -> None
     assert [r.player for r in two] == [B, A] and [r.tiebreaks[0] for r in two] == [1, 0]
 
 
+def test_direct_encounter_counts_only_wins_over_level_players() -> None:
+    rules = EventRules(format=Format.SWISS, rounds=3, tiebreaks=(Tiebreak.DIRECT_ENCOUNTER,))
+    # B beat A, A beat D, C beat B: A, B and C on 1 point, D on 0. A's only win is over D, who is
+    # not level with A, so it does not count; B's over A and C's over B do.
+    games = [_g(10, B, A, 0), _g(20, A, D, 0), _g(21, C, B, 0)]
+    table = round_standings(ENTRANTS, games, [], rules)
+    rows = {r.player: r for r in table}
+    assert [rows[p].score for p in (A, B, C, D)] == [1, 1, 1, 0]
+    assert [rows[p].tiebreaks[0] for p in (A, B, C, D)] == [0, 1, 1, 0]
+    assert [r.player for r in table] == [B, C, A, D]  # B and C level on everything: by name
+    assert [r.rank for r in table] == [1, 1, 3, 4]
+
+
 def test_level_players_share_a_rank_and_the_order_is_still_total() -> None:
     table = round_standings(ENTRANTS, [], [], SWISS)
     assert [r.rank for r in table] == [1, 1, 1, 1]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from club.events.errors import BadResult, BadSettings, TiebreaksLocked
 from club.events.model import Bye, Entrant, Game
@@ -127,3 +130,28 @@ def test_the_json_shape_of_the_standings() -> None:
         "tiebreaks": [0, 0, 0, 50],
         "games": 1,
     }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    results=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 1), st.integers(0, 300)), max_size=12
+    ),
+    order=st.randoms(use_true_random=False),
+)
+def test_standings_depend_only_on_the_results(results: list[tuple[int, int, int, int]], order: Random) -> None:
+    players = [e.player for e in ENTRANTS]
+    games = [
+        Game(match=uuid.UUID(int=500 + n), seats=(players[a], players[b]), winner=w, balances=(bal, 300 - bal))
+        for n, (a, b, w, bal) in enumerate(results)
+        if a != b
+    ]
+    table = round_standings(ENTRANTS, games, [], SWISS)
+    shuffled = games[:]
+    order.shuffle(shuffled)
+    assert round_standings(ENTRANTS[::-1], shuffled, [], SWISS) == table
+    assert sum(r.score for r in table) == len(games)
+    assert sum(r.tiebreaks[3] for r in table) == 0, "points only move between players"
+    keys = [(r.score, r.tiebreaks) for r in table]
+    assert keys == sorted(keys, reverse=True)
+    assert all(r.rank <= i for i, r in enumerate(table, start=1))

@@ -129,3 +129,10 @@ def test_the_matching_has_the_least_cost(ratings: list[int], history: list[tuple
     placed = [p for pair in pairs for p in pair.seats]
     assert len(set(placed)) == len(placed)
     assert total_cost(pairs, {w.player: w for w in pool}, games, weights) == _brute_force(pool, games, weights)
+
+
+def test_the_bench_runs() -> None:
+    from club.events.bench import arena_pool_time, swiss_round_times
+
+    assert len(swiss_round_times(6, 3, 0)) == 3
+    assert arena_pool_time(6, repeats=1) > 0

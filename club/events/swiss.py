@@ -13,7 +13,6 @@ second bye for a player while someone without one could take it.
 from __future__ import annotations
 
 import uuid
-import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
@@ -98,14 +97,14 @@ class DutchPairer:
         if not 1 <= round_number <= total_rounds:
             raise BadSettings(f"round {round_number} is outside the Swiss's rounds 1..{total_rounds}")
         check_results(entrants, games, byes)
-        late = [g.match for g in games if g.round >= round_number] + [b.player for b in byes if b.round >= round_number]
-        if late:
+        if any(g.round >= round_number for g in games) or any(b.round >= round_number for b in byes):
             raise BadSettings(f"results already given for round {round_number} or later")
-        active = [e for e in starting_order(entrants) if e.active_in(round_number)]
+        order = starting_order(entrants)
+        active = [e for e in order if e.active_in(round_number)]
         if len(active) < 2:
             raise PairingFailed(f"round {round_number} has {len(active)} player(s) to pair")
-        number = {e.player: i for i, e in enumerate(starting_order(entrants), start=1)}
-        by_number = {i: e.player for e, i in ((e, number[e.player]) for e in entrants)}
+        number = {e.player: i for i, e in enumerate(order, start=1)}
+        by_number = {n: player for player, n in number.items()}
         history = _history(entrants, games, byes, round_number)
         banned = met_pairs(games) | {unordered(a, b) for a, b in forbidden}
         players = [
@@ -122,15 +121,13 @@ class DutchPairer:
         try:
             from caissify_pairings import generate_pairings
 
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                answer = generate_pairings(
-                    system=SYSTEM,
-                    players=players,
-                    previous_pairings=previous,
-                    round_number=round_number,
-                    total_rounds=total_rounds,
-                )
+            answer = generate_pairings(
+                system=SYSTEM,
+                players=players,
+                previous_pairings=previous,
+                round_number=round_number,
+                total_rounds=total_rounds,
+            )
         except Exception as exc:  # the engine's own errors: no pairing for this round
             raise PairingFailed(f"round {round_number} cannot be paired: {exc}") from exc
         boards: list[Pair] = []

@@ -30,9 +30,9 @@ from kiosk.ui.board.lay import (
     point_value,
 )
 
-TRIES = ((2, "here"), (1, "here"), (2, "pan"), (1, "pan"), (2, "rescale"), (1, "rescale"),
-         (0, "here"), (0, "pan"), (0, "rescale"), (-1, "here"), (-1, "pan"), (-1, "rescale"),
-         (-2, "here"), (-2, "pan"), (-2, "rescale"))
+TRIES = ((2, "here"), (1, "here"), (2, "pan"), (1, "pan"), (0, "here"), (0, "pan"),
+         (2, "rescale"), (1, "rescale"), (0, "rescale"),
+         (-1, "here"), (-1, "pan"), (-1, "rescale"), (-2, "here"), (-2, "pan"), (-2, "rescale"))
 """The order of tries: the level of room (``_room``) the new tile must leave, and where the board
 is: where it was, moved as a whole at its size (a pan), or rescaled. Levels 2, 1 and 0 ask it of
 every open end; -1 keeps level 0 for the ends there were and asks nothing of the new tile's own;
@@ -66,15 +66,15 @@ def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner:
     if not _plain_room(grid, end, point.tile == spinner):
         return False
     value = point_value(point)
-    if level == 0 or Tile(value, value) in placed:
+    if level < 1 or Tile(value, value) in placed:
         return True
     dx, dy = d
     after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner, True)
     plans = _plans_for(d, end.drift, end.then, grid.wide, False, False)
     for double in double_boxes(x, y, d):
-        if not free(double, None):
+        if not free(double, None) or not free(unit_box(x + 2 * dx, y + 2 * dy, d, 2, 1), None):
             continue
-        if level == 1:
+        if level < 2:
             return True
         if not any(free(box, None) and not overlap(box, double)
                    for box in (_shape(after, kind, t, False)[0] for kind, t, _, _ in plans)):
@@ -85,6 +85,24 @@ def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner:
         if all(free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 4, 1), None) for b in (ccw(d), cw(d))):
             return True
     return False
+
+
+def _room_among(grid: Grid, point: Point, ends: dict[Point, _End], placed: frozenset[Tile],
+                spinner: Tile | None, level: int) -> bool:
+    """``_room`` of ``point`` with the half square in front of every other open end taken (their
+    targets need it: two ends may not count on the same room)."""
+    if level < 0:
+        return True
+    state = grid.snapshot()
+    for other, end in ends.items():
+        if other != point:
+            x0, y0, x1, y1 = unit_box(end.x, end.y, end.d, 2, 1)
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, grid.wu), min(y1, grid.hu)
+            if x0 < x1 and y0 < y1:
+                grid.fill((x0, y0, x1, y1))
+    found = _room(grid, point, ends[point], placed, spinner, level)
+    grid.restore(state)
+    return found
 
 
 def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox], dict[Point, _End]] | None:
@@ -136,7 +154,7 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     is_spinner = tile == spinner
     spinner_before = spinner if spinner in placed else None
     kept_level = max(level, 0) if level > -2 else -1
-    kept = [p for p in ends if p != at and _room(grid, p, ends[p], placed, spinner_before, kept_level)]
+    kept = [p for p in ends if p != at and _room_among(grid, p, ends, placed, spinner_before, kept_level)]
     after = placed | {tile}
     value = point_value(at)
     for choice in _choices(grid, end, tile.is_double, is_spinner, False):
@@ -145,8 +163,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
         del new_ends[at]
         laid = _lay(grid, tile, value, end, choice, is_spinner, new_ends)
         fresh = [p for p in new_ends if p not in ends]
-        if all(_room(grid, p, new_ends[p], after, spinner, kept_level) for p in kept) and all(
-                _room(grid, p, new_ends[p], after, spinner, level) for p in fresh):
+        if all(_room_among(grid, p, new_ends, after, spinner, kept_level) for p in kept) and all(
+                _room_among(grid, p, new_ends, after, spinner, level) for p in fresh):
             targets = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
             if not isinstance(targets, Point):
                 return [*tiles, (index, tile, *laid, is_spinner)], targets, new_ends

@@ -57,7 +57,7 @@ def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, in
     assert s.moved <= 0.01 * s.placements, s
     assert s.rescales <= 0.03 * s.placements, s
     assert s.view_changes <= 0.08 * s.placements, s
-    assert s.view_changes == s.rescales + s.pans
+    assert s.rescales + s.pans <= s.view_changes <= s.rescales + s.pans + s.moved_placements
 
 
 def test_a_moved_tile_is_counted() -> None:

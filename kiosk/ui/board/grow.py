@@ -69,9 +69,9 @@ def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner:
     if level < 1 or Tile(value, value) in placed:
         return True
     dx, dy = d
-    after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner, True)
     plans = _plans_for(d, end.drift, end.then, grid.wide, False, False)
-    for double in double_boxes(x, y, d):
+    for double, shift in zip(double_boxes(x, y, d), (0, 1, -1), strict=True):
+        after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner, True, shift)
         if not free(double, None) or not free(unit_box(x + 2 * dx, y + 2 * dy, d, 2, 1), None):
             continue
         if level < 2:
@@ -117,7 +117,7 @@ def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox],
         tiles.append((index, tile, box, vertical, first, second, spinner))
     for hx, hy, d, owner in found.grid.reserved:
         grid.reserve(hx + dx, hy + dy, d, owner)
-    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner, e.on_double) for p, e in found.ends.items()}
+    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner, e.on_double, e.shift) for p, e in found.ends.items()}
     return tiles, ends
 
 

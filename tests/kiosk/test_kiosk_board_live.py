@@ -9,7 +9,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from engine import NS_PER_S
+from engine import NS_PER_S, Phase, Play
 from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.devtools.screenshots import _fresh, layout_record, play_live
@@ -36,6 +36,10 @@ def live_problems(orientation: str) -> tuple[list[str], list[str], int, int]:
             app.controller.flight = None
             session = _fresh(app, handover=False, balances=(300, 300))
             play_live(session, clock, seed, opening=seed % 10 == 0)
+            m = session.match
+            plays = [a for a in m.legal_actions() if isinstance(a, Play)] if m.phase is Phase.PLAY else []
+            if plays and seed % 2:  # every other frame with a tile picked up: its points lit
+                session.select(plays[0].tile, clock.advance(1))
             clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
             recorder = layout.start()
             try:
@@ -66,7 +70,7 @@ def test_live_frames_of_random_play_cover_no_tile_lit_point_or_text(orientation:
     assert others == []
     if orientation == "upright":
         assert bars == []
-    assert tiles >= 200 and lit >= 20, (tiles, lit)
+    assert tiles >= 200 and lit >= 10, (tiles, lit)
 
 
 @pytest.mark.xfail(strict=True, reason="a message bar that finds no clear strip at its half's edge stays where it "

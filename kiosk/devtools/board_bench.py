@@ -119,40 +119,76 @@ class Stability:
     moved: int
     """Earlier tiles that moved or turned relative to the opening tile (counted once per placement)."""
     moved_placements: int
-    """Placements that moved or turned any earlier tile that way (the board laid out anew)."""
+    """Placements that moved or turned any earlier tile that way (the board laid out again)."""
     view_changes: int
-    """Placements after which the earlier tiles are drawn elsewhere on the screen (a rescale or a new layout)."""
+    """Placements after which the earlier tiles are drawn elsewhere on the screen (a pan or a rescale)."""
     rescales: int
-    """Placements that changed the tile size."""
+    """Placements that changed the tile size (the whole board scaled)."""
+    pans: int
+    """Placements that moved the whole board at the same tile size."""
+    cases: tuple[tuple[int, int, str], ...] = ()
+    """(round, placement, tile) of each placement that moved or turned an earlier tile."""
+
+
+def moved_tiles(before: BoardGeometry, after: BoardGeometry) -> int:
+    """How many tiles of ``before`` moved or turned in ``after`` beyond a rescale: a tile moved if it
+    turned, or its place relative to the opening tile, scaled by the change of tile size, is off
+    by more than the rounding of a few pixels."""
+    scale = after.tile_long / before.tile_long
+    (ox, oy, *_), (nx, ny, *_) = before.tiles[0].rect, after.tiles[0].rect
+    return sum(
+        a.vertical != b.vertical or abs((b.rect[0] - nx) - (a.rect[0] - ox) * scale) > 3
+        or abs((b.rect[1] - ny) - (a.rect[1] - oy) * scale) > 3
+        for a, b in zip(before.tiles, after.tiles)
+    )
+
+
+def beside_doubles(layout: Layout, geometry: BoardGeometry) -> list[float]:
+    """For each tile joined to a double (or a double joined to a tile) that lies beside it, parallel,
+    touching along their long sides: how far apart their middles are along them, in tile lengths
+    (0.5: the tile's joined half against one half of the double; 0.25 reads like a second double)."""
+    placed = {t.tile: t for t in geometry.tiles}
+    found: list[float] = []
+    for placement in layout.placements:
+        if placement.at is None or not (placement.tile.is_double or placement.at.tile.is_double):
+            continue
+        a, b = placed[placement.tile].rect, placed[placement.at.tile].rect
+        if (a[2] > a[3]) != (b[2] > b[3]):
+            continue  # across each other
+        tall = a[3] > a[2]
+        side = (a[0] + a[2] == b[0] or b[0] + b[2] == a[0]) if tall else (a[1] + a[3] == b[1] or b[1] + b[3] == a[1])
+        if side:
+            along = (a[1] + a[3] / 2) - (b[1] + b[3] / 2) if tall else (a[0] + a[2] / 2) - (b[0] + b[2] / 2)
+            found.append(abs(along) / geometry.tile_long)
+    return found
 
 
 def stability(layouts: Sequence[Layout], area: Rect) -> Stability:
     """Lay out every round placement by placement, as in play, and count what earlier tiles did.
 
     A tile *moved* if it turned, or if its place relative to the opening tile, measured in tile
-    lengths, changed by more than the rounding of a few pixels: a rescale alone moves none.
+    lengths, changed by more than the rounding of a few pixels: a pan or a rescale alone moves none.
     """
-    placements = moved = moved_placements = views = rescales = 0
-    for layout in layouts:
+    placements = moved = moved_placements = views = rescales = pans = 0
+    cases: list[tuple[int, int, str]] = []
+    for number, layout in enumerate(layouts):
         previous: BoardGeometry | None = None
         for n in range(1, len(layout.placements) + 1):
             part = layout.placements[:n]
             geometry = layout_placements(part, next((p.tile for p in part if p.tile.is_double), None), area)
             if previous is not None:
                 placements += 1
-                scale = geometry.tile_long / previous.tile_long
-                (ox, oy, *_), (nx, ny, *_) = previous.tiles[0].rect, geometry.tiles[0].rect
-                count = sum(
-                    a.vertical != b.vertical or abs((b.rect[0] - nx) - (a.rect[0] - ox) * scale) > 3
-                    or abs((b.rect[1] - ny) - (a.rect[1] - oy) * scale) > 3
-                    for a, b in zip(previous.tiles, geometry.tiles)
-                )
+                count = moved_tiles(previous, geometry)
                 moved += count
                 moved_placements += count > 0
-                views += any(a.rect != b.rect for a, b in zip(previous.tiles, geometry.tiles))
+                if count:
+                    cases.append((number, n, str(part[-1].tile)))
+                elsewhere = any(a.rect != b.rect for a, b in zip(previous.tiles, geometry.tiles))
+                views += elsewhere
                 rescales += geometry.tile_long != previous.tile_long
+                pans += elsewhere and not count and geometry.tile_long == previous.tile_long
             previous = geometry
-    return Stability(placements, moved, moved_placements, views, rescales)
+    return Stability(placements, moved, moved_placements, views, rescales, pans, tuple(cases))
 
 
 def board_rect(width: int, height: int) -> Rect:
@@ -182,9 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = stability(boards, area)
     print(f"stability over {len(boards)} rounds, {s.placements} placements after the opening:")
     print(f"  earlier tiles moved or turned: {s.moved} ({s.moved / max(s.placements, 1):.3f} a placement), "
-          f"in {s.moved_placements} placements ({s.moved_placements / max(s.placements, 1):.1%}: laid out anew)")
-    print(f"  placements that rescaled the board: {s.rescales} ({s.rescales / max(s.placements, 1):.1%}); "
-          f"that drew earlier tiles elsewhere (rescale or anew): {s.view_changes}")
+          f"in {s.moved_placements} placements ({s.moved_placements / max(s.placements, 1):.2%}: laid out again)")
+    for number, n, tile in s.cases:
+        print(f"    round {number}, placement {n} ({tile})")
+    print(f"  placements that rescaled the whole board: {s.rescales} ({s.rescales / max(s.placements, 1):.1%}); "
+          f"that moved it whole at its size (a pan): {s.pans} ({s.pans / max(s.placements, 1):.1%}); "
+          f"drawn elsewhere in all: {s.view_changes}")
     if args.settlement:
         x, y, w, h = (int(v) for v in args.settlement.split(","))
         sizes = [layout_board_anew(layout, (x, y, w, h)).tile_long for layout in boards]

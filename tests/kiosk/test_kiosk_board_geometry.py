@@ -347,7 +347,9 @@ def test_full_28_tile_boards_keep_the_readable_minimum_on_an_800x480_screen() ->
 
 
 def test_end_of_round_boards_at_800x480_are_large() -> None:
-    """The issue's figures over 400 rounds: tile long side p5 >= 60 px, never under 44 px."""
+    """Over 400 rounds: tile long side p5 >= 48 px, never under 44 px (issue 11 asked p5 >= 60; a
+    board that keeps its tiles in place is rescaled as a whole instead of laid out again at a
+    larger size: issue 20, docs/board-layout.md)."""
     from kiosk.devtools.board_bench import end_of_round_boards, percentiles
 
     area = kiosk_board(800, 480)
@@ -357,7 +359,7 @@ def test_end_of_round_boards_at_800x480_are_large() -> None:
         check_geometry(layout, geo)
         sizes.append(geo.tile_long)
     p5, _, least = percentiles(sizes)
-    assert p5 >= 60 and least >= 44, (p5, least)
+    assert p5 >= 48 and least >= 44, (p5, least)
 
 
 def kept_in_place(before: BoardGeometry, after: BoardGeometry) -> bool:

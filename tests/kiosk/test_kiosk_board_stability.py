@@ -4,9 +4,19 @@ lie across, the spinner keeps its direction, the board under a round's result is
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
+
+import pytest
 
 from engine import Layout, Slot
-from kiosk.devtools.board_bench import board_rect, end_of_round_boards, percentiles, stability
+from kiosk.devtools.board_bench import (
+    beside_doubles,
+    board_rect,
+    end_of_round_boards,
+    moved_tiles,
+    percentiles,
+    stability,
+)
 from kiosk.ui.board.geometry import BoardGeometry, PlacedTile, layout_board_anew, layout_placements
 
 
@@ -19,24 +29,64 @@ def boards_as_played(layout: Layout, area: tuple[int, int, int, int]) -> list[Bo
     return shown
 
 
-def test_earlier_tiles_keep_their_pixels_unless_the_board_is_rescaled() -> None:
+def test_earlier_tiles_keep_their_pixels_unless_the_whole_board_pans_or_rescales() -> None:
     area = board_rect(800, 480)
     steps = kept = 0
     for layout in end_of_round_boards(60, 43):
         shown = boards_as_played(layout, area)
         for before, after in itertools.pairwise(shown):
-            if before.tile_long == after.tile_long:
-                steps += 1
-                kept += all(a.rect == b.rect and a.vertical == b.vertical for a, b in zip(before.tiles, after.tiles))
-    assert kept >= 0.97 * steps, (kept, steps)
+            steps += 1
+            kept += all(a.rect == b.rect and a.vertical == b.vertical for a, b in zip(before.tiles, after.tiles))
+    assert kept >= 0.93 * steps, (kept, steps)
 
 
-def test_placements_that_move_earlier_tiles_are_rare() -> None:
-    """Over 150 rounds at 800 x 480 (the bench's figure over 1,000: docs/board-layout.md)."""
-    s = stability(end_of_round_boards(150, 44), board_rect(800, 480))
-    assert s.moved_placements <= 0.03 * s.placements, s
-    assert s.moved <= 0.3 * s.placements, s
-    assert s.rescales <= 0.06 * s.placements, s
+@pytest.mark.parametrize(("area", "rounds", "seed", "redrawn"), [
+    (board_rect(800, 480), 150, 44, 0.06),
+    (board_rect(1280, 800), 40, 47, 0.08),
+    ((0, 0, 1000, 260), 40, 48, 0.15),  # wide and low: starts at 96 px, and pans and shrinks more often
+])
+def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, int, int, int], rounds: int,
+                                                              seed: int, redrawn: float) -> None:
+    """Issue 20: a tile once placed keeps its place and direction; only the whole board moves or
+    scales. The target is none; what is left is a board walled in late in a round, which is laid
+    out again (the bench: 15 placements of 14,685 over 1,000 rounds, docs/board-layout.md; before
+    this change 448, and 1,244 before issue 20)."""
+    s = stability(end_of_round_boards(rounds, seed), area)
+    assert s.placements > 10 * rounds
+    assert s.moved_placements <= max(1, 0.002 * s.placements), s.cases
+    assert s.moved <= 0.01 * s.placements, s
+    assert s.rescales <= redrawn / 2 * s.placements, s
+    assert s.view_changes <= redrawn * s.placements, s
+    assert s.rescales + s.pans <= s.view_changes <= s.rescales + s.pans + s.moved_placements
+
+
+def test_a_moved_tile_is_counted() -> None:
+    """The measure itself: a board whose second tile turned, or whose tiles were laid out again,
+    counts those tiles; the same board scaled or moved as a whole counts none."""
+    layout = end_of_round_boards(1, 49)[0]
+    area = board_rect(800, 480)
+    geo = boards_as_played(layout, area)[-1]
+    turned = replace(geo, tiles=(geo.tiles[0], replace(geo.tiles[1], vertical=not geo.tiles[1].vertical),
+                                 *geo.tiles[2:]))
+    shifted = replace(geo, tiles=(geo.tiles[0], *(replace(t, rect=(t.rect[0] + 9, *t.rect[1:])) for t in geo.tiles[1:])))
+    panned = replace(geo, tiles=tuple(replace(t, rect=(t.rect[0] + 40, t.rect[1] - 7, *t.rect[2:])) for t in geo.tiles))
+    half = replace(geo, tile_long=geo.tile_long // 2, tiles=tuple(
+        replace(t, rect=(t.rect[0] // 2, t.rect[1] // 2, t.rect[2] // 2, t.rect[3] // 2)) for t in geo.tiles))
+    assert moved_tiles(geo, turned) == 1
+    assert moved_tiles(geo, shifted) == len(geo.tiles) - 1
+    assert moved_tiles(geo, panned) == 0
+    assert moved_tiles(geo, half) == 0
+
+
+def test_a_tile_beside_a_double_lies_half_a_tile_off_never_a_quarter() -> None:
+    """A tile turned at a double's long side lies with its joined half against one half of the
+    double (it was a quarter tile off and read like a second double)."""
+    area = board_rect(800, 480)
+    offsets = []
+    for layout in end_of_round_boards(200, 50):
+        offsets += beside_doubles(layout, layout_placements(layout.placements, layout.spinner, area))
+    assert len(offsets) > 20
+    assert all(abs(off - 0.5) <= 0.03 for off in offsets), sorted(offsets)
 
 
 def _crosswise(double: PlacedTile, parent: PlacedTile) -> bool:

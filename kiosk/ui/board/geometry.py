@@ -41,10 +41,6 @@ _TOTAL_BUDGET = 800
 """Tries for the whole search over sizes; once spent, each size gets only a few tries per tile."""
 PLAN_RATIO = 0.8
 """The plan size (``_plan_size``) over the largest tile size of the area."""
-GROW_FLOOR_RATIO = 0.74
-"""A board keeps its arrangement while rescaling down to this share of the area's largest tile size
-(59.9 px: 62 px on the 800 x 480 board); below that the search lays it out again with every tile
-tried first where it was (``_repair``), or anew, if that gives larger tiles."""
 VIEW_MARGIN = (4, 2)
 """Room in units left around the board when its view changes, so the next tiles need no other."""
 _SPREAD = 2.4
@@ -204,16 +200,13 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
         found = grow(previous, placements, spinner, w, h, smaller)
         keep = next((t[3] for t in previous.tiles if t[6]), None)  # the spinner keeps its direction
         least = min_readable_long(area)
-        if found is None or found.grid.long_side < max(rungs[0] * GROW_FLOOR_RATIO, least):
-            floor = found.grid.long_side + 1 if found is not None else least
+        if found is None:  # no way keeps every tile (docs/board-layout.md): a few tiles move
             below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles
-            anew = _repair(previous, placements, spinner, w, h, [r for r in below if r >= floor], keep) \
+            found = _repair(previous, placements, spinner, w, h, [r for r in below if r >= least], keep) \
                 or centred(_search_sizes(placements, spinner, w, h, below, area, keep))
-            if anew.grid.long_side < least:  # the last resort: anew, the spinner either way
-                anew = max(anew, centred(_search_sizes(placements, spinner, w, h, rungs, area)),
-                           key=lambda a: a.grid.long_side)
-            if found is None or anew.grid.long_side > found.grid.long_side:
-                found = anew
+            if found.grid.long_side < least:  # the last resort: anew, the spinner either way
+                found = max(found, centred(_search_sizes(placements, spinner, w, h, rungs, area)),
+                            key=lambda a: a.grid.long_side)
     elif placements:
         plan = _plan_size(rungs, min_readable_long(area))
         grid = Grid(w, h, plan)

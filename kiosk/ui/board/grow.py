@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from engine import Placement, Point, Tile
 from kiosk.ui.board.grid import Box, Grid, ccw, cw, overlap, unit_box
 from kiosk.ui.board.lay import (
+    _STRAIGHT,
     Attempt,
     TargetBox,
     TileBox,
@@ -25,8 +26,30 @@ from kiosk.ui.board.lay import (
     _place_targets,
     _plans_for,
     _shape,
+    double_boxes,
     point_value,
 )
+
+TRIES = ((2, "here"), (1, "here"), (2, "pan"), (1, "pan"), (0, "here"), (0, "pan"),
+         (2, "rescale"), (1, "rescale"), (0, "rescale"),
+         (-1, "here"), (-1, "pan"), (-1, "rescale"), (-2, "here"), (-2, "pan"), (-2, "rescale"))
+"""The order of tries: the level of room (``_room``) the new tile must leave, and where the board
+is: where it was, moved as a whole at its size (a pan), or rescaled. Levels 2, 1 and 0 ask it of
+every open end; -1 keeps level 0 for the ends there were and asks nothing of the new tile's own;
+-2 asks nothing (only the tap targets must fit)."""
+
+
+def _plain_room(grid: Grid, end: _End, straight: bool) -> bool:
+    """True if a plain tile can lie at ``end`` (only straight on if ``straight``) with room for the
+    half square of the next target beyond it."""
+    free = grid.free
+    for kind, t, _, _ in _plans_for(end.d, end.drift, end.then, grid.wide, False, False):
+        if straight and kind != _STRAIGHT:
+            continue
+        box, _, _, nx, ny, nd = _shape(end, kind, t, False)
+        if free(box, None) and free(unit_box(nx, ny, nd, 2, 1), None):
+            return True
+    return False
 
 
 def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner: Tile | None, level: int) -> bool:
@@ -36,32 +59,50 @@ def _room(grid: Grid, point: Point, end: _End, placed: frozenset[Tile], spinner:
     the double of its value, if that double is still to come, across the line. Level 2: also a
     plain tile's room after that double, and when it would be the spinner, on both its branches.
     """
+    if level < 0:
+        return True
     free = grid.free
     x, y, d = end.x, end.y, end.d
-    if point.tile == spinner:
-        if not free(unit_box(x, y, d, 4, 1), None):
-            return False
-    elif not any(free(_shape(end, kind, t, False)[0], None)
-                 for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False)):
+    if not _plain_room(grid, end, point.tile == spinner):
         return False
     value = point_value(point)
-    if level == 0 or Tile(value, value) in placed:
-        return True
-    double = unit_box(x, y, d, 2, 2)
-    if not free(double, None):
-        return False
-    if level == 1:
+    if level < 1 or Tile(value, value) in placed:
         return True
     dx, dy = d
-    after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner)
-    if not any(free(box, None) and not overlap(box, double)
-               for box in (_shape(after, kind, t, False)[0]
-                           for kind, t, _, _ in _plans_for(d, end.drift, end.then, grid.wide, False, False))):
-        return False
-    if spinner is not None:
+    plans = _plans_for(d, end.drift, end.then, grid.wide, False, False)
+    for double, shift in zip(double_boxes(x, y, d), (0, 1, -1), strict=True):
+        after = _End(x + 2 * dx, y + 2 * dy, d, end.drift, end.then, end.owner, True, shift)
+        if not free(double, None) or not free(unit_box(x + 2 * dx, y + 2 * dy, d, 2, 1), None):
+            continue
+        if level < 2:
+            return True
+        if not any(free(box, None) and not overlap(box, double)
+                   for box in (_shape(after, kind, t, False)[0] for kind, t, _, _ in plans)):
+            continue
+        if spinner is not None:
+            return True
+        mx, my = (double[0] + double[2]) // 2, (double[1] + double[3]) // 2
+        if all(free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 4, 1), None) for b in (ccw(d), cw(d))):
+            return True
+    return False
+
+
+def _room_among(grid: Grid, point: Point, ends: dict[Point, _End], placed: frozenset[Tile],
+                spinner: Tile | None, level: int) -> bool:
+    """``_room`` of ``point`` with the half square in front of every other open end taken (their
+    targets need it: two ends may not count on the same room)."""
+    if level < 0:
         return True
-    mx, my = x + dx, y + dy
-    return all(free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 4, 1), None) for b in (ccw(d), cw(d)))
+    state = grid.snapshot()
+    for other, end in ends.items():
+        if other != point:
+            x0, y0, x1, y1 = unit_box(end.x, end.y, end.d, 2, 1)
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, grid.wu), min(y1, grid.hu)
+            if x0 < x1 and y0 < y1:
+                grid.fill((x0, y0, x1, y1))
+    found = _room(grid, point, ends[point], placed, spinner, level)
+    grid.restore(state)
+    return found
 
 
 def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox], dict[Point, _End]] | None:
@@ -76,7 +117,7 @@ def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox],
         tiles.append((index, tile, box, vertical, first, second, spinner))
     for hx, hy, d, owner in found.grid.reserved:
         grid.reserve(hx + dx, hy + dy, d, owner)
-    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner) for p, e in found.ends.items()}
+    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner, e.on_double, e.shift) for p, e in found.ends.items()}
     return tiles, ends
 
 
@@ -112,7 +153,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     tile = placement.tile
     is_spinner = tile == spinner
     spinner_before = spinner if spinner in placed else None
-    kept = [p for p in ends if p != at and _room(grid, p, ends[p], placed, spinner_before, level)]
+    kept_level = max(level, 0) if level > -2 else -1
+    kept = [p for p in ends if p != at and _room_among(grid, p, ends, placed, spinner_before, kept_level)]
     after = placed | {tile}
     value = point_value(at)
     for choice in _choices(grid, end, tile.is_double, is_spinner, False):
@@ -121,7 +163,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
         del new_ends[at]
         laid = _lay(grid, tile, value, end, choice, is_spinner, new_ends)
         fresh = [p for p in new_ends if p not in ends]
-        if all(_room(grid, p, new_ends[p], after, spinner, level) for p in kept + fresh):
+        if all(_room_among(grid, p, new_ends, after, spinner, kept_level) for p in kept) and all(
+                _room_among(grid, p, new_ends, after, spinner, level) for p in fresh):
             targets = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
             if not isinstance(targets, Point):
                 return [*tiles, (index, tile, *laid, is_spinner)], targets, new_ends
@@ -140,12 +183,11 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
     if at is None or at not in before.ends:
         return None
     toward = before.ends[at].d
-    here = (before.grid.long_side,)
-    tries = [(2, here), (1, here), (2, sizes), (1, sizes), (0, here), (0, sizes)]
-    for level, some in tries:
-        for size in some:
-            probe = Grid(w, h, size)
-            offsets = [(0, 0)] if size == before.grid.long_side else list(_offsets(before, probe, toward))
+    here = before.grid.long_side
+    for level, way in TRIES:
+        for size in (here,) if way != "rescale" else sizes:
+            offsets = [(0, 0)] if way == "here" else [
+                o for o in _offsets(before, Grid(w, h, size), toward) if way == "rescale" or o != (0, 0)]
             for dx, dy in offsets:
                 grid = Grid(w, h, size)
                 moved = _moved(before, grid, dx, dy)

@@ -21,6 +21,8 @@ _SPINNER_LOOKBACK = 8
 
 _STRAIGHT = 0
 _TURN = 1
+_SHIFTED = 2
+"""A double across its line, a quarter tile to one side: its side still covers the end it joins."""
 
 TileBox = tuple[int, Tile, Box, bool, int, int, bool]
 """(index, tile, box, vertical, first value, second value, is spinner) in grid units."""
@@ -34,7 +36,9 @@ class _End:
 
     (x, y) is on the arm's centre line at the edge of the last tile; ``d`` the way the arm
     grows; ``drift`` the side it moves to when it turns back (a snake); ``then`` the direction
-    of the second corner of a turn-back in progress; ``owner`` the arm, for corridors.
+    of the second corner of a turn-back in progress; ``owner`` the arm, for corridors; ``on_double``
+    True on a double's end: a tile turned there lies with its joined half against the double's
+    half of that value (half a tile off the double, not a quarter).
     """
 
     x: int
@@ -43,6 +47,9 @@ class _End:
     drift: Dir | None
     then: Dir | None
     owner: int
+    on_double: bool = False
+    shift: int = 0
+    """On a double that lies a quarter tile to a side: that side (1 clockwise from ``d``, -1 the other)."""
 
 
 @dataclass(slots=True)
@@ -105,7 +112,9 @@ def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> Shape:
     """A tile laid at ``end`` straight on or turning to ``t``.
 
     A straight double lies crosswise (a double never turns); a turning tile puts its joined half
-    just past the end and its other half towards ``t``, and the arm goes on from its far end.
+    just past the end and its other half towards ``t``, and the arm goes on from its far end. On
+    a double's end the turning tile's joined half lies against the double's half on the ``t``
+    side, its other half past the double (a quarter tile further than elsewhere).
     """
     hx, hy, d = end.x, end.y, end.d
     dx, dy = d
@@ -116,7 +125,11 @@ def _shape(end: _End, kind: int, t: Dir | None, double: bool) -> Shape:
     assert t is not None
     tx, ty = t
     mx, my = hx + dx, hy + dy
-    return unit_box(mx - tx, my - ty, t, 4, 1), tx == 0, t, mx + 3 * tx, my + 3 * ty, t
+    back = 0 if end.on_double else 1
+    if end.shift:  # from the double's middle, not the line's
+        sx, sy = cw(d)
+        mx, my = mx + end.shift * sx, my + end.shift * sy
+    return unit_box(mx - back * tx, my - back * ty, t, 4, 1), tx == 0, t, mx + (4 - back) * tx, my + (4 - back) * ty, t
 
 
 def point_value(point: Point) -> int:
@@ -134,12 +147,6 @@ def _lookahead(shape: Shape) -> Box:
     return unit_box(nx, ny, nd, 3, 1)
 
 
-def _branch_room(grid: Grid, end: _End) -> bool:
-    """True if a spinner laid at ``end`` leaves room to start both of its branches."""
-    mx, my = end.x + end.d[0], end.y + end.d[1]
-    return all(grid.free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None) for b in (ccw(end.d), cw(end.d)))
-
-
 def _open_branches(grid: Grid, tile: Tile, mx: int, my: int, d: Dir, ends: dict[Point, _End]) -> None:
     """Give the spinner centred at (mx, my), with its line along ``d``, its two branch ends."""
     for slot, b, owner in ((Slot.BRANCH_A, ccw(d), 2), (Slot.BRANCH_B, cw(d), 3)):
@@ -154,8 +161,8 @@ def _place_opening(grid: Grid, tile: Tile, at: tuple[int, int], ends: dict[Point
     if tile.is_double:
         box = (cx - 1, cy - 2, cx + 1, cy + 2)
         grid.fill(box)
-        ends[Point(tile, Slot.LINE_A)] = _End(cx - 1, cy, LEFT, None, None, 0)
-        ends[Point(tile, Slot.LINE_B)] = _End(cx + 1, cy, RIGHT, None, None, 1)
+        ends[Point(tile, Slot.LINE_A)] = _End(cx - 1, cy, LEFT, None, None, 0, True)
+        ends[Point(tile, Slot.LINE_B)] = _End(cx + 1, cy, RIGHT, None, None, 1, True)
         grid.reserve(cx - 1, cy, LEFT, 0)
         grid.reserve(cx + 1, cy, RIGHT, 1)
         _open_branches(grid, tile, cx, cy, RIGHT, ends)
@@ -181,10 +188,10 @@ turn)."""
 
 @cache
 def _templates(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: bool, delay: bool,
-               straight: bool) -> tuple[Template, ...]:
+               straight: bool, on_double: bool, shift: int = 0) -> tuple[Template, ...]:
     """The ways of ``_plans_for`` as shapes relative to the end, without repeats; only straight on
     when ``straight`` (a double: doubles always lie across their line, they never turn)."""
-    origin = _End(0, 0, d, drift, then, 0)
+    origin = _End(0, 0, d, drift, then, 0, on_double, shift)
     found: list[Template] = []
     seen: set[tuple[Box, Dir | None, Dir | None]] = set()
     for kind, t, after, corner in _plans_for(d, drift, then, wide, double, delay):
@@ -196,7 +203,27 @@ def _templates(d: Dir, drift: Dir | None, then: Dir | None, wide: bool, double: 
         seen.add((shape[0], after, corner))
         ahead = None if kind == _TURN else _lookahead(shape)
         found.append((kind, *shape, after, corner, ahead))
+    if double:
+        _, _, axis, nx, ny, nd = _shape(origin, _STRAIGHT, None, True)
+        _, _, after, corner = next(p for p in _plans_for(d, drift, then, wide, double, delay) if p[0] == _STRAIGHT)
+        for px, py in (cw(d), ccw(d)):
+            box = unit_box(px, py, d, 2, 2)
+            shape = (box, d[0] != 0, axis, nx, ny, nd)
+            found.append((_SHIFTED, *shape, after, corner, _lookahead(shape)))
     return tuple(found)
+
+
+def double_boxes(x: int, y: int, d: Dir) -> tuple[Box, Box, Box]:
+    """Where a double joining the end at (x, y) going ``d`` may lie across: centred on the line,
+    then a quarter tile to either side."""
+    (ax, ay), (bx, by) = cw(d), ccw(d)
+    return unit_box(x, y, d, 2, 2), unit_box(x + ax, y + ay, d, 2, 2), unit_box(x + bx, y + by, d, 2, 2)
+
+
+def _box_branch_room(grid: Grid, box: Box, d: Dir) -> bool:
+    """True if a spinner lying in ``box`` across a line going ``d`` leaves room to start both branches."""
+    mx, my = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    return all(grid.free(unit_box(mx + 2 * b[0], my + 2 * b[1], b, 2, 1), None) for b in (ccw(d), cw(d)))
 
 
 def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool) -> list[Choice]:
@@ -204,19 +231,17 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
 
     First the arm's preferred ways that keep out of other arms' corridors and leave room to
     turn ahead; then without the room ahead; then the same ignoring corridors (an arm that has
-    filled its own part of the board spills over). A double only lies crosswise, straight on;
-    a spinner only lies where both its
+    filled its own part of the board spills over). A double only lies crosswise, straight on
+    (centred on the line, else a quarter tile to a side); a spinner only lies where both its
     branches have room to start.
     """
-    if is_spinner and not _branch_room(grid, end):
-        return []
     ex, ey, owner = end.x, end.y, end.owner
     free = grid.free
     ranked: list[tuple[int, Choice]] = []
-    for _, b, vertical, axis, nx, ny, nd, drift, then, ahead in _templates(
-            end.d, end.drift, end.then, grid.wide, double, delay, double):
+    for kind, b, vertical, axis, nx, ny, nd, drift, then, ahead in _templates(
+            end.d, end.drift, end.then, grid.wide, double, delay, double, end.on_double, end.shift):
         box = (b[0] + ex, b[1] + ey, b[2] + ex, b[3] + ey)
-        if not free(box, None):
+        if not free(box, None) or (is_spinner and not _box_branch_room(grid, box, end.d)):
             continue
         own = free(box, owner)
         if ahead is None:
@@ -225,6 +250,8 @@ def _choices(grid: Grid, end: _End, double: bool, is_spinner: bool, delay: bool)
             room = (ahead[0] + ex, ahead[1] + ey, ahead[2] + ex, ahead[3] + ey)
             room_own = own and free(room, owner)
             rank = 0 if room_own else 1 if own else 2 if free(room, None) else 3
+        if kind == _SHIFTED:
+            rank += 4
         ranked.append((rank, ((box, vertical, axis, nx + ex, ny + ey, nd), drift, then)))
     ranked.sort(key=lambda r: r[0])
     return [choice for _, choice in ranked]
@@ -240,9 +267,15 @@ def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinn
     grid.fill(shape[0])
     open_slot = Slot.LINE_B if tile.is_double else (Slot.HIGH if value == tile.low else Slot.LOW)
     _, _, _, nx, ny, nd = shape
-    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner)
+    shift = 0
+    if tile.is_double:
+        box = shape[0]
+        sx, sy = cw(nd)
+        shift = ((box[0] + box[2]) // 2 - nx) * sx + ((box[1] + box[3]) // 2 - ny) * sy
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift)
     if is_spinner:
-        _open_branches(grid, tile, end.x + end.d[0], end.y + end.d[1], end.d, ends)
+        box = shape[0]
+        _open_branches(grid, tile, (box[0] + box[2]) // 2, (box[1] + box[3]) // 2, end.d, ends)
     other = tile[1] if value == tile[0] else tile[0]
     axis = shape[2]
     first, second = (value, other) if axis[0] + axis[1] > 0 else (other, value)
@@ -261,30 +294,48 @@ def _open_points(ends: dict[Point, _End], spinner: Tile | None) -> list[Point]:
     return sorted(points, key=lambda p: (p.tile, p.slot.value))
 
 
+def _target_boxes(grid: Grid, end: _End, on_spinner: bool) -> list[Box]:
+    """Where the target of ``end`` may go, best first: each way a plain tile could lie there next
+    (straight on only on the spinner), then the half square next to the end."""
+    boxes = [_shape(end, kind, t, False)[0] for kind, t, _, _ in _plans_for(end.d, end.drift, end.then, grid.wide,
+                                                                             False, False)
+             if kind == _STRAIGHT or not on_spinner]
+    return [*boxes, unit_box(end.x, end.y, end.d, 2, 1)]
+
+
 def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point], spinner: Tile | None
                    ) -> list[TargetBox] | Point:
     """A tap target per open point: where a plain tile would go next, or at least a half square.
 
-    When a point has no room even for the half square, that point."""
-    targets: list[TargetBox] = []
-    for point in points:
-        end = ends[point]
-        chosen: Box | None = None
-        for kind, t, _, _ in _plans_for(end.d, end.drift, end.then, grid.wide, False, False):
-            if point.tile == spinner and kind != _STRAIGHT:
-                continue  # the next tile on the spinner goes straight on
-            box = _shape(end, kind, t, False)[0]
+    Each point takes its first box that is free; when that leaves a later point without room,
+    the boxes are searched (a target may give way to its neighbour's). When a point has no room
+    even for the half square, that point."""
+    options = [(point, _target_boxes(grid, ends[point], point.tile == spinner)) for point in points]
+    for point, boxes in options:
+        if not any(grid.free(box, None) for box in boxes[-1:]):
+            return point
+    state = grid.snapshot()
+    chosen: list[Box] = []
+
+    def place(i: int) -> bool:
+        if i == len(options):
+            return True
+        for box in options[i][1]:
             if grid.free(box, None):
-                chosen = box
-                break
-        if chosen is None:
-            box = unit_box(end.x, end.y, end.d, 2, 1)
-            if not grid.free(box, None):
-                return point
-            chosen = box
-        grid.fill(chosen)
-        targets.append((point, point_value(point), chosen, (end.x, end.y), end.d))
-    return targets
+                before = grid.snapshot()
+                grid.fill(box)
+                chosen.append(box)
+                if place(i + 1):
+                    return True
+                chosen.pop()
+                grid.restore(before)
+        return False
+
+    if not place(0):
+        grid.restore(state)
+        return options[-1][0]
+    return [(point, point_value(point), box, (ends[point].x, ends[point].y), ends[point].d)
+            for (point, _), box in zip(options, chosen)]
 
 
 def _leading_to_spinner(placements: tuple[Placement, ...], spinner: Tile | None) -> frozenset[Tile]:

@@ -157,3 +157,28 @@ def test_message_bars_never_cover_a_card_or_each_other() -> None:
         assert not found, found[:5]
     finally:
         app.close()
+
+
+def test_the_balances_after_a_round_and_at_the_end_say_whose_is_whose_by_name() -> None:
+    app, clock = make_app(seed=3)
+    try:
+        settled = ""
+        for frame in play_practice(app, clock, 400, hint=False):
+            s = app.session
+            assert s is not None
+            if s.match.phase is Phase.READY and s.match.round >= 1:
+                b = s.match.balances
+                settled = f"Balances: Player 1 {b[0]}, Computer (Expert) {b[1]}. Press Continue."
+                assert settled in [x.text for x in frame.texts]
+                break
+        assert settled
+        tap(app, do.Start(0))
+        tap(app, do.Resign(0))
+        tap(app, do.ConfirmResign(0))
+        s = app.session
+        assert s is not None and s.match.is_over
+        b = s.match.balances
+        texts = [x.text for x in recorded(app, clock).texts]
+        assert f"Final balances: Player 1 {b[0]}, Computer (Expert) {b[1]}" in texts, " | ".join(texts)
+    finally:
+        app.close()

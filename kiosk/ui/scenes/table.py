@@ -501,8 +501,9 @@ class TableScene(Scene):
             if self._live:
                 said = [(self._said(message, t), 2, _colour(message)) for message in self._live
                         if message.player in (None, seat)]
-                head = self.card_heading
-                resolved = (resolved[:head] + said + resolved[head:])[:3 if buttons else 4]
+                head, most = self.card_heading, 3 if buttons else 4
+                room = max(0, most - len(resolved))  # the card's own facts first, then the newest messages
+                resolved = (resolved[:head] + (said[-room:] if room else []) + resolved[head:])[:most]
             self._carded.add(seat)
             spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
         return spots

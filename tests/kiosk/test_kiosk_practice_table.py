@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 from kiosk_support import spot_for, tap
 
-from engine import NS_PER_S, Decline, Phase, Play
+from engine import NS_PER_S, Decline, Match, MatchConfig, Phase, Play
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.table import intents as do
@@ -180,5 +180,39 @@ def test_the_balances_after_a_round_and_at_the_end_say_whose_is_whose_by_name() 
         b = s.match.balances
         texts = [x.text for x in recorded(app, clock).texts]
         assert f"Final balances: Player 1 {b[0]}, Computer (Expert) {b[1]}" in texts, " | ".join(texts)
+    finally:
+        app.close()
+
+
+def test_the_ready_card_of_a_practice_match_asks_only_the_person_to_start() -> None:
+    app, clock = make_app()
+    try:
+        tap(app, do.OpenPractice())
+        tap(app, do.PlayComputer(2))
+        texts = [x.text for x in recorded(app, clock).texts]
+        assert "Clocks are stopped. Press Start when you are ready." in texts
+        assert not any("Either player" in x for x in texts)
+    finally:
+        app.close()
+
+
+def test_a_losing_all_in_with_no_smaller_bid_allowed_does_not_offer_to_bid_less() -> None:
+    app, clock = make_app()
+    try:
+        tap(app, do.NewMatch())
+        s = app.session
+        assert s is not None
+        s.adopt(Match(MatchConfig(balances=(15, 15), jockey=0, handover=False)))  # 15 is both the minimum and all
+        app.step(wait=False)
+        clock.advance(1)
+        tap(app, do.Start(0))
+        assert s.match.phase is Phase.AUCTION and s.match.to_act == 1
+        clock.advance(1)
+        tap(app, do.PlaceBid(1))
+        assert s.all_in == 15
+        texts = [x.text for x in recorded(app, clock).texts]
+        assert "No" in texts and "No, bid less" not in texts
+        tap(app, do.CancelAllIn(1))
+        assert s.all_in is None and s.match.auction().bid is None
     finally:
         app.close()

@@ -416,11 +416,10 @@ class TableScene(Scene):
                             *hints]
                 mine = mine[-3:]
                 h = max(30, min(40, half.height // 4)) if len(mine) < 3 else max(26, min(32, half.height // 5))
-                area = board if seat == person else half  # the person may read on over the computer's empty half
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
-                    y = area.bottom - (i + 1) * h if seat == 0 else area.y + i * h  # (the layout keeps to the middle)
+                    y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
-                                    area, -1 if seat == 0 else 1)
+                                    half, -1 if seat == 0 else 1)
                     if rect.collidelist(blocked) >= 0:
                         break  # no clear place left on this half: the older messages are not drawn over others
                     blocked.append(rect)

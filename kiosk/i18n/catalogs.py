@@ -58,6 +58,24 @@ def extract(root: Path = ROOT, sources: Sequence[str] = SOURCES) -> list[Found]:
     return found
 
 
+def _places(found: Sequence[Found]) -> dict[str, list[tuple[str, int]]]:
+    """Each message id's places in the code: (file, line), in order of appearance."""
+    places: dict[str, list[tuple[str, int]]] = {}
+    for f in found:
+        path, line = f.where.rsplit(":", 1)
+        places.setdefault(f.msgid, []).append((path, int(line)))
+    return places
+
+
+def stale_locations(message: Message, places: dict[str, list[tuple[str, int]]]) -> list[str]:
+    """The files a catalog entry's source comments (``#: file:line``) name that do not hold its id
+    (the text moved, or the file is gone); [] for an id the code does not use."""
+    here = {path for path, _ in places.get(_ids(message)[0], [])}
+    if not here:
+        return []
+    return [str(path) for path, _ in message.locations if path not in here]
+
+
 def read_catalog(language: str, locale_dir: Path = LOCALE_DIR) -> Catalog:
     """``language``'s ``.po`` file as a Babel catalog."""
     with po_path(language, locale_dir).open("rb") as f:
@@ -75,10 +93,12 @@ def write_catalog(catalog: Catalog, language: str, locale_dir: Path = LOCALE_DIR
 
 
 def update(locale_dir: Path = LOCALE_DIR, root: Path = ROOT, drop_obsolete: bool = False) -> dict[str, int]:
-    """Add the code's new message ids to every catalog (English filled in, others empty) and, with
+    """Add the code's new message ids to every catalog (English filled in, others empty), point the
+    source comments that name a file without the id at where the code has it now and, with
     ``drop_obsolete``, delete the entries the code no longer uses; returns the changes per language."""
     found = extract(root)
     wanted = {f.msgid for f in found}
+    places = _places(found)
     added: dict[str, int] = {}
     for language in LANGUAGES:
         catalog = read_catalog(language, locale_dir)
@@ -88,6 +108,10 @@ def update(locale_dir: Path = LOCALE_DIR, root: Path = ROOT, drop_obsolete: bool
                 if m.id and _ids(m)[0] not in wanted:
                     catalog.delete(m.id)
                     count += 1
+        for m in catalog:
+            if m.id and stale_locations(m, places):
+                m.locations = list(places[_ids(m)[0]])
+                count += 1
         for f in found:
             key = f.msgid
             if key in catalog:
@@ -159,14 +183,18 @@ def _strings(message: Message) -> list[str]:
 
 
 def check(
-    locale_dir: Path = LOCALE_DIR, obsolete: bool = False, root: Path = ROOT, sources: Sequence[str] = SOURCES
+    locale_dir: Path = LOCALE_DIR, obsolete: bool = False, root: Path = ROOT, sources: Sequence[str] = SOURCES,
+    locations: bool = True,
 ) -> list[str]:
     """Every problem with the catalogs: a message id of the code missing or untranslated in a
     catalog (so a changed English id fails until its translations follow), placeholder
-    mismatches, missing plural forms, headers, stale ``.mo`` files (and, with ``obsolete``,
-    entries the code no longer uses)."""
+    mismatches, missing plural forms, headers, stale ``.mo`` files, with ``locations`` source
+    comments naming a file that does not hold the id (``extract`` points them right), and (with
+    ``obsolete``) entries the code no longer uses."""
     problems: list[str] = []
-    wanted = {f.msgid: f for f in extract(root, sources)}
+    found = extract(root, sources)
+    wanted = {f.msgid: f for f in found}
+    places = _places(found)
     for language in LANGUAGES:
         po = po_path(language, locale_dir)
         if not po.exists():
@@ -181,6 +209,9 @@ def check(
             if m is None:
                 problems.append(f"{po}: no entry for {msgid!r} ({f.where})")
                 continue
+            if locations:
+                problems += [f"{po}:{m.lineno}: {msgid!r}: its source comment names {path}, which does not hold it "
+                             "(run python -m kiosk.i18n extract)" for path in stale_locations(m, places)]
             strings = _strings(m)
             if m.fuzzy or not all(strings):
                 problems.append(f"{po}:{m.lineno}: {msgid!r} is not translated")

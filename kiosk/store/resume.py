@@ -56,6 +56,19 @@ class Resumed:
         return o is not None and o.reason is EndReason.ABORTED
 
 
+Who = Callable[[int], "Text | str"]
+"""Who sits in a seat, for the messages: a named player's name, or "Player 2" (a ``Text``; at the table
+a practice match's computer is called by its name there, ``kiosk.ui.scenes.naming``)."""
+
+
+def seat_names(names: tuple[str | None, str | None]) -> Who:
+    """``Who`` for a match whose named players are ``names`` (None: a guest or the computer)."""
+    def who(seat: int) -> Text | str:
+        name = names[seat]
+        return name if name else T("Player {number}", number=seat + 1)
+    return who
+
+
 def _seconds(ns: int) -> Text:
     """A downtime as the messages write it ("12 s", "3.5 s"), in each reader's language (``kiosk.i18n.duration``)."""
     return duration(ns)
@@ -103,8 +116,8 @@ def resume(journal: Journal, boot_id: str, now_ns: int, *,
     recorder.watch(match)
     _note_restart(recorder, match, same_base, now_ns)
     saved = _write(recorder, match, now_ns)
-    message = _message(match, running, same_boot, down_ns, point.damaged, complete) if lost is None else (
-        loss_message(lost))
+    message = _message(match, running, same_boot, down_ns, point.damaged, complete,
+                       seat_names(recorder.names)) if lost is None else loss_message(lost)
     return Resumed(match, recorder, events, message, point.match_id, point.match.players, point.seq, down_ns,
                    point.damaged, recorder.computer_level, saved)
 
@@ -125,7 +138,7 @@ def resume_logged(recorder: MatchRecorder, boot_id: str, now_ns: int, *, complet
     down_ns = now_ns - last.arrival_ns if same_base else None
     recorder.watch(match)
     _note_restart(recorder, match, same_base, now_ns)
-    message = _message(match, running, same_boot, down_ns, (), complete)
+    message = _message(match, running, same_boot, down_ns, (), complete, seat_names(recorder.names))
     if recovered:
         message = T("{message} The moves not yet on the card were recovered from the kiosk's memory (moves: "
                     "{count}).", message=message, count=recovered)
@@ -215,46 +228,47 @@ def _not_started(journal: Journal, point: ResumePoint, boot_id: str,
 
 
 def _message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,
-             damaged: tuple[int, ...], complete: bool = True) -> Text:
+             damaged: tuple[int, ...], complete: bool, who: Who) -> Text:
     if not complete:
-        message = _unproven_message(match, running)
+        message = _unproven_message(match, running, who)
     else:
-        message = _restart_message(match, running, same_boot, down_ns)
+        message = _restart_message(match, running, same_boot, down_ns, who)
     if damaged:
         return T("{message} The last command before the power cut was damaged and was dropped.", message=message)
     return message
 
 
-def _restart_message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None) -> Text:
+def _restart_message(match: RecordingMatch, running: int | None, same_boot: bool, down_ns: int | None,
+                     who: Who) -> Text:
     o = match.outcome
     if running is None:
         if o is not None:
             return T("The kiosk restarted; the match had already ended.")
         return T("The kiosk restarted; no clock was running, so nothing was lost.")
-    number = running + 1
+    player = who(running)
     if o is not None and o.reason is EndReason.ABORTED:
         if not same_boot:
-            return T("The machine restarted while Player {number}'s clock was running: the match is aborted without "
-                     "a result.", number=number)
-        return T("The kiosk's clock went backwards while Player {number}'s clock was running: the match is aborted "
-                 "without a result.", number=number)
+            return T("The machine restarted while {player}'s clock was running: the match is aborted without "
+                     "a result.", player=player)
+        return T("The kiosk's clock went backwards while {player}'s clock was running: the match is aborted "
+                 "without a result.", player=player)
     if o is not None and o.reason is EndReason.TIME:
         if down_ns is None:
-            return T("The kiosk restarted; Player {number}'s time ran out while it was down: Player {other} wins on "
-                     "time.", number=number, other=2 - running)
-        return T("The kiosk restarted; Player {number}'s time ran out while it was down ({down}): Player {other} wins "
-                 "on time.", number=number, down=_seconds(down_ns), other=2 - running)
+            return T("The kiosk restarted; {player}'s time ran out while it was down: {other} wins on time.",
+                     player=player, other=who(1 - running))
+        return T("The kiosk restarted; {player}'s time ran out while it was down ({down}): {other} wins on time.",
+                 player=player, down=_seconds(down_ns), other=who(1 - running))
     if down_ns is None:
-        return T("The kiosk restarted; the match continues on Player {number}'s clock.", number=number)
-    return T("The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}.",
-             down=_seconds(down_ns), number=number)
+        return T("The kiosk restarted; the match continues on {player}'s clock.", player=player)
+    return T("The kiosk restarted; the match continues — the {down} it was down were charged to {player}.",
+             down=_seconds(down_ns), player=player)
 
 
-def _unproven_message(match: RecordingMatch, running: int | None) -> Text:
+def _unproven_message(match: RecordingMatch, running: int | None, who: Who) -> Text:
     """A restart that cannot tell whether the journal holds every move shown before it."""
     if match.outcome is not None and running is None:
         return T("The kiosk restarted; the match had already ended.")
     if running is not None:
-        return T("The kiosk restarted while Player {number}'s clock was running, and it cannot tell whether the last "
-                 "moves reached the card: the match is aborted without a result.", number=running + 1)
+        return T("The kiosk restarted while {player}'s clock was running, and it cannot tell whether the last "
+                 "moves reached the card: the match is aborted without a result.", player=who(running))
     return T("The kiosk restarted; no clock was running. The match continues from the last move saved on the card.")

@@ -243,10 +243,10 @@ class ComputerPlayer:
 
 def show_hint(session: GameSession, action: Action, player: int, now: int) -> None:
     """Show ``player`` the hint: the tile picked up in the hand (its points lit, the hinted one
-    ringed by the play scene) and the hint in words."""
+    ringed by the play scene) and the hint in words, until the next move."""
     if isinstance(action, Play):
         session.selected = action.tile
-    session.say(hint_text(action), now, player)
+    session.say(hint_text(action), now, player, "hint")
 
 
 def hint_text(action: Action) -> Text:

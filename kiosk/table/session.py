@@ -80,7 +80,7 @@ class Message:
     text: str
     """English; a ``kiosk.i18n.Text``, which the screen shows in the reader's language."""
     player: int | None
-    kind: str  # "info", "refused", "score"
+    kind: str  # "info", "refused", "score", "hint" (a practice hint: gone once a move is made)
     until_ns: int
 
 
@@ -173,6 +173,7 @@ class GameSession:
             return False
         self.selected = None
         self.all_in = None
+        self.messages = [m for m in self.messages if m.kind != "hint"]  # it was for the decision just made
         self._noted(action, events)
         self._record(events, arrival_ns)
         self._pass_if_required(arrival_ns)

@@ -35,9 +35,9 @@ def test_a_changed_english_id_fails_the_check_until_its_translations_follow(tmp_
     (tmp_path / "kiosk").mkdir()
     source = tmp_path / "kiosk" / "screen.py"
     source.write_text('from kiosk.i18n import T\nSTART = T("Start")\n', "utf-8")
-    assert catalogs.check(root=tmp_path, sources=["kiosk"]) == []
+    assert catalogs.check(root=tmp_path, sources=["kiosk"], locations=False) == []
     source.write_text('from kiosk.i18n import T\nSTART = T("Start now")\n', "utf-8")
-    problems = catalogs.check(root=tmp_path, sources=["kiosk"])
+    problems = catalogs.check(root=tmp_path, sources=["kiosk"], locations=False)
     assert len(problems) == 4 and all("no entry for 'Start now'" in p for p in problems)
 
 
@@ -103,3 +103,25 @@ def test_extract_adds_new_ids_and_drops_obsolete_ones_on_request(tmp_path: Path)
     assert catalogs.read_catalog("en", locale)["A brand new text"].string == "A brand new text"
     assert catalogs.read_catalog("ko", locale)["A brand new text"].string == ""
     assert catalogs.read_catalog("ko", locale)["Start"].string == "시작"
+
+
+def test_a_source_comment_naming_a_file_without_the_text_is_a_problem_until_extract_points_it_right(
+        tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, locale)
+    (tmp_path / "kiosk").mkdir()
+    (tmp_path / "kiosk" / "screen.py").write_text('from kiosk.i18n import T\n\nSTART = T("Start")\n', "utf-8")
+    for language in i18n.LANGUAGES:
+        catalog = catalogs.read_catalog(language, locale)
+        catalog["Start"].locations = [("kiosk/warning_texts.py", 78)]  # a file that never held it
+        catalogs.write_catalog(catalog, language, locale)
+    catalogs.compile_catalogs(locale)
+    problems = [p for p in catalogs.check(locale, root=tmp_path, sources=["kiosk"]) if "source comment" in p]
+    assert len(problems) == 4 and all("names kiosk/warning_texts.py" in p for p in problems)
+    catalogs.update(locale, root=tmp_path)
+    assert catalogs.read_catalog("uk", locale)["Start"].locations == [("kiosk/screen.py", 3)]
+    assert not [p for p in catalogs.check(locale, root=tmp_path, sources=["kiosk"]) if "source comment" in p]
+
+
+def test_no_source_comment_of_the_shipped_catalogs_names_a_file_without_its_text() -> None:
+    assert not [p for p in catalogs.check() if "source comment" in p]

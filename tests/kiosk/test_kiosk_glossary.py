@@ -254,14 +254,14 @@ def test_a_refused_play_shows_no_english_slot_word_in_another_language(language:
 # -- the second review's words (issue 20, point 21) -------------------------------------------------
 
 REVIEWED: dict[tuple[str, str], str] = {
-    ("ko", "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}."):
+    ("ko", "The kiosk restarted; the match continues — the {down} it was down were charged to {player}."):
         "의 시간에서 차감되었습니다",
     ("ko", "When a bid is accepted, the bidder pays it to the other player and opens with any tile. The jockey's own "
            "winning bid costs 15 less, never below 0: an accepted jockey bid of 20 costs 5, and the other player "
            "receives those 5."): "기수의 20점 입찰이 수락되면 5점만 내고, 상대는 그 5점을 받습니다",
     ("ko", "{jockey} dominoed and is the jockey (15-point credit on their own bid)"): "기수가 되었습니다",
-    ("uk", "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}."):
-        "списано із запасу часу гравця {number}",
+    ("uk", "The kiosk restarted; the match continues — the {down} it was down were charged to {player}."):
+        "списано із запасу часу (гравець: {player})",
     ("uk", "{first} vs {second}"): "{first} — {second}",
     ("uk", "If both players have to pass in a row, the round is blocked. The player with fewer pips in hand receives "
            "the other hand's whole pip total rounded to the nearest 5, without subtracting their own: hands of 4 and "

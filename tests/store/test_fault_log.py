@@ -56,7 +56,7 @@ def test_a_fault_then_a_kill_loses_no_move_and_charges_only_the_real_downtime(tm
     resumed = again.resume(last + 7 * S)
     assert resumed is not None and not resumed.aborted
     assert resumed.message.msgid == ("The kiosk restarted; the match continues — the {down} it was down were charged "
-                                     "to Player {number}.")
+                                     "to {player}.")
     assert resumed.message.params["down"] == "7.0 s" and resumed.match.clock_running == running
     assert resumed.seq == len(shown)
     again.sync(resumed.match, last + 8 * S)
@@ -109,7 +109,7 @@ def test_without_the_previous_log_a_running_clock_is_not_charged_and_nothing_is_
     resumed = keeper.resume(table.now + 3 * S)
     assert resumed is not None and resumed.aborted and not resumed.match.outcome.rated  # type: ignore[union-attr]
     assert resumed.match.outcome.reason is EndReason.ABORTED  # type: ignore[union-attr]
-    assert resumed.message.msgid.startswith("The kiosk restarted while Player {number}'s clock was running, and it "
+    assert resumed.message.msgid.startswith("The kiosk restarted while {player}'s clock was running, and it "
                                             "cannot tell")
     keeper.close()
 

@@ -50,8 +50,8 @@ def test_same_boot_the_clock_continues_and_the_downtime_is_charged(journal: Jour
     assert used >= down - m.config.delay_ns > 0  # the decision began before the crash: 12 s − delay at least
     assert r.match.bank_ns(player, table.now + down) < before
     assert r.message.msgid == (
-        "The kiosk restarted; the match continues — the {down} it was down were charged to Player {number}.")
-    assert r.message.params == {"down": "12 s", "number": player + 1}
+        "The kiosk restarted; the match continues — the {down} it was down were charged to {player}.")
+    assert r.message.params["down"] == "12 s" and r.message.params["player"] == f"Player {player + 1}"
     assert r.message == f"The kiosk restarted; the match continues — the 12 s it was down were charged to Player {player + 1}."
     assert r.down_ns == down
     row = journal.commands(r.match_id)[-1]
@@ -65,9 +65,9 @@ def test_same_boot_a_long_downtime_ends_the_match_on_time(journal: Journal) -> N
     assert r is not None and r.match.is_over
     o = r.match.outcome
     assert o.reason is EndReason.TIME and o.winner == 1 - player and o.rated
-    assert r.message.msgid == ("The kiosk restarted; Player {number}'s time ran out while it was down ({down}): "
-                               "Player {other} wins on time.")
-    assert r.message.params == {"number": player + 1, "down": "600 s", "other": 2 - player}
+    assert r.message.msgid == ("The kiosk restarted; {player}'s time ran out while it was down ({down}): "
+                               "{other} wins on time.")
+    assert r.message.params == {"player": f"Player {player + 1}", "down": "600 s", "other": f"Player {2 - player}"}
     record = journal.match(r.match_id)
     assert record.finished and record.reason == "time" and record.winner == 1 - player
 
@@ -82,11 +82,11 @@ def test_another_boot_while_a_clock_runs_aborts_unrated_and_records_why(journal:
     assert r is not None and r.aborted
     o = r.match.outcome
     assert o.winner is None and not o.rated and "machine restarted" in o.detail
-    assert r.message.msgid == ("The machine restarted while Player {number}'s clock was running: "
+    assert r.message.msgid == ("The machine restarted while {player}'s clock was running: "
                                "the match is aborted without a result.")
-    assert r.message.params == {"number": player + 1}
-    assert r.message == (f"The machine restarted while Player {player + 1}'s clock was running: "
-                         "the match is aborted without a result.")
+    name = ("Ann", "Bo")[player]  # named players by their names (issue 20)
+    assert r.message.params == {"player": name}
+    assert r.message == f"The machine restarted while {name}'s clock was running: the match is aborted without a result."
     assert r.match.bank_ns(player, 5 * S) == bank  # the unproven decision is charged nothing
     record = journal.match(r.match_id)
     assert record.finished and record.reason == "aborted" and record.rated is False
@@ -123,9 +123,9 @@ def test_a_monotonic_clock_that_went_backwards_in_the_same_boot_aborts(journal: 
     table = running_table(journal)
     r = resume(journal, "boot-a", table.now - 1 * S)
     assert r is not None and r.aborted and r.match.outcome.detail == "the monotonic clock went backwards"
-    assert r.message.msgid == ("The kiosk's clock went backwards while Player {number}'s clock was running: "
+    assert r.message.msgid == ("The kiosk's clock went backwards while {player}'s clock was running: "
                                "the match is aborted without a result.")
-    assert r.message.params == {"number": table.match.clock_running + 1}
+    assert r.message.params == {"player": f"Player {table.match.clock_running + 1}"}
 
 
 def test_a_match_that_had_not_started_comes_back_ready(journal: Journal) -> None:

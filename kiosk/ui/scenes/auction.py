@@ -157,7 +157,9 @@ class Auction(TableScene):
             answers = row(r.x + pad, r.bottom - pad - bh, r.width - 2 * pad, bh, (1.0, 1.4), 3 * pad)
         flow(card.surface, lines, text_box, max(22, min(r.height // 4, 40)))
         card.button(CardButton(answers[0], t._("Yes, bid {bid}", bid=bid), ConfirmAllIn(player)))
-        card.button(CardButton(answers[1], t._("No, bid less"), CancelAllIn(player), True))
+        auction = self.context.session.match.auction()
+        lower = auction is not None and bid > auction.min_bid  # else no smaller bid is allowed: a plain No
+        card.button(CardButton(answers[1], t._("No, bid less") if lower else t._("No"), CancelAllIn(player), True))
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,
                      player: int, t: Translator, button: Button) -> None:

@@ -162,7 +162,7 @@ def clock_line(context: Context, t: Translator) -> str:
     running = None if session is None else session.match.clock_running
     if running is None:
         return ""
-    return t._("The match goes on: Player {number}'s clock is running.", number=running + 1)
+    return t._("The match goes on: {player}'s clock is running.", player=context.controller.player_name(running))
 
 
 class KeypadBeside(Scene):

@@ -42,7 +42,9 @@ class MatchOver(TableScene):
             title = t._("{name} wins", name=self.context.controller.player_name(o.winner))
             lines = [(title, 3, theme.ACCENT), (t.lookup(REASONS[o.reason]), 2, theme.TEXT)]
         b = session.match.balances
-        lines.append((t._("Final balances {first} - {second}", first=b[0], second=b[1]), 2, theme.TEXT_DIM))
+        name = self.context.controller.player_name  # whose is whose, on either half
+        lines.append((t._("Final balances: {first_player} {first}, {second_player} {second}", first_player=name(0),
+                          first=b[0], second_player=name(1), second=b[1]), 2, theme.TEXT_DIM))
         return lines
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,

@@ -34,8 +34,10 @@ class Ready(TableScene):
                 who = self.context.controller.player_name
                 how = t._("Auction: {jockey} is the jockey; {bidder} bids first",
                           jockey=who(m.jockey), bidder=who(1 - m.jockey))
+            start = t._("Clocks are stopped. Either player presses Start.") if self.context.controller.computer is None \
+                else t._("Clocks are stopped. Press Start when you are ready.")  # a practice match: only the person
             return [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
-                    (t._("Clocks are stopped. Either player presses Start."), 2, theme.TEXT_DIM)]
+                    (start, 2, theme.TEXT_DIM)]
 
         spots += self.card(surface, lines, None)
 

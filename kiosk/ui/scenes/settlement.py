@@ -56,8 +56,10 @@ class Settlement(TableScene):
                 lines.append((t.n_("Pips {a} vs {b}: {player} receives {n}",
                                    "Pips {a} vs {b}: {player} receives {n}", moved,
                                    a=a, b=b, player=self.context.controller.player_name(lighter)), 2, theme.TEXT))
-        lines.append((t._("Balances: Player 1 {first}, Player 2 {second}. Press Continue.", first=m.balances[0],
-                          second=m.balances[1]), 2, theme.TEXT_DIM))  # whose is whose, on either half
+        name = self.context.controller.player_name
+        lines.append((t._("Balances: {first_player} {first}, {second_player} {second}. Press Continue.",
+                          first_player=name(0), first=m.balances[0], second_player=name(1), second=m.balances[1]),
+                      2, theme.TEXT_DIM))  # whose is whose, on either half, by name
         return lines
 
     def draw_actions(self, panel: pygame.Surface, big: pygame.Rect, small: pygame.Rect, session: GameSession,

@@ -118,7 +118,8 @@ class TableScene(Scene):
         self._carded: set[int] = set()
         """The seats whose half of the board shows a card in this frame (their messages are on it)."""
         self._topped: list[pygame.Rect] = []
-        """The slim cards over the board in this frame (``card_top``): message bars keep clear of them."""
+        """The slim cards over the board in this frame (``card_top``) and the last tile's score badge:
+        message bars keep clear of them."""
 
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
@@ -152,7 +153,8 @@ class TableScene(Scene):
             spots += draw_board_area(surface, self.board_area(), m.layout, self.targets(),
                                      last_score=0 if both_ways else score, anew=self.board_anew)
             if both_ways and score is not None:
-                draw_badge_both_ways(surface, self.board_area(), m.layout, score)
+                badge = draw_badge_both_ways(surface, self.board_area(), m.layout, score)
+                self._topped += [] if badge is None else [badge]  # message bars keep clear of it too
         self.draw_middle(surface, session, spots)
         if self.messages_above is not None:
             self._messages(surface, session, now, self.messages_above)
@@ -404,18 +406,22 @@ class TableScene(Scene):
         blocked = (board_rects(self.board_area(), m.layout) if self.board_shown else []) + self._topped
         if self.table_mode:
             for seat, half in enumerate(self.halves()):
-                if seat in self._carded and seat != person:
-                    continue
+                if (seat in self._carded and seat != person) or (computer is not None and seat == computer.seat):
+                    continue  # nobody reads the computer's half: what it is told is on the person's
                 mine: list[Message | str] = [] if seat in self._carded else \
                     [message for message in live if isinstance(message, Message) and message.player in (None, seat)]
-                if seat == person:  # what the computer is doing and did, on the person's half
-                    mine += self.computer_lines(session, context.t_for(seat))
+                if seat == person:  # what the computer is doing and did, on the person's half (a hint nearest)
+                    hints = [message for message in mine if isinstance(message, Message) and message.kind == "hint"]
+                    mine = [*(m for m in mine if m not in hints), *self.computer_lines(session, context.t_for(seat)),
+                            *hints]
                 mine = mine[-3:]
                 h = max(30, min(40, half.height // 4)) if len(mine) < 3 else max(26, min(32, half.height // 5))
                 for i, message in enumerate(reversed(mine)):  # at the player's edge of the board, the newest nearest
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
                                     half, -1 if seat == 0 else 1)
+                    if rect.collidelist(blocked) >= 0:
+                        break  # no clear place left on this half: the older messages are not drawn over others
                     blocked.append(rect)
                     self._message_strip(surface, message, rect, seat)
             return
@@ -428,6 +434,8 @@ class TableScene(Scene):
         y = board.bottom - h * len(live) - 2
         for message in live:
             rect = clear_of(pygame.Rect(board.x + board.width // 16, y, board.width * 7 // 8, h), blocked, board, -1)
+            if rect.collidelist(blocked) >= 0:
+                continue  # no clear place: not drawn over a tile, a lit point or a card
             blocked.append(rect)
             self._message_strip(surface, message, rect, message.player if isinstance(message, Message) else person)
             y += h
@@ -481,15 +489,20 @@ class TableScene(Scene):
             card.midtop = (board.centerx, board.y + 2)
             return self._card_at(surface, card, _lines(lines, context.t_for(facing)), facing, facing, buttons, role)
         spots: list[Hotspot] = []
-        for seat in ((0, 1) if facing is None else (facing,)):
+        computer = context.controller.computer
+        readers = (0, 1) if facing is None else (facing,)
+        if facing is None and computer is not None:  # a practice match: nobody sits at the computer's edge
+            readers = (computer.person,)
+        for seat in readers:
             half = self.halves()[seat].inflate(-board.width // 40, 0)
             t = context.t_for(seat)
             resolved = _lines(lines, t)
             if self._live:
                 said = [(self._said(message, t), 2, _colour(message)) for message in self._live
                         if message.player in (None, seat)]
-                head = self.card_heading
-                resolved = (resolved[:head] + said + resolved[head:])[:3 if buttons else 4]
+                head, most = self.card_heading, 3 if buttons else 4
+                room = max(0, most - len(resolved))  # the card's own facts first, then the newest messages
+                resolved = (resolved[:head] + (said[-room:] if room else []) + resolved[head:])[:most]
             self._carded.add(seat)
             spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
         return spots
@@ -548,7 +561,10 @@ class TableScene(Scene):
         """A slim card over the top of the board (the layout stays visible below it); in table
         orientation one at each player's edge of the board, facing them, in their language."""
         context = self.context
+        computer = context.controller.computer
         for card, reader in self.top_cards():
+            if computer is not None and reader == computer.seat:
+                continue  # nobody reads the computer's half
             self._topped.append(card)
             shade = pygame.Surface(card.size, pygame.SRCALPHA)
             turned = context.facing(reader)

@@ -30,9 +30,11 @@ from engine import (
 )
 from engine.bots import LEVELS, Knowledge, choose, determinize
 from engine.bots.arena import BotSpec, play_match, run, summary, wilson
+from engine.bots.knowledge import match_from_view
 from engine.bots.policy import greedy_match_action
 from engine.bots.search import _leader, _settled, candidates, rollout, search
 from engine.layout import Layout
+from engine.rollout import play_out_round
 from engine.tiles import TILE_INDEX, TILE_MASK
 
 
@@ -145,7 +147,7 @@ def test_from_view_with_the_real_hidden_tiles_is_the_same_match() -> None:
         seat = match.to_act
         view = PlayerView.of(match, seat, 0)
         real = match.to_dict()
-        copy = Match.from_view(view, match.hand(1 - seat), [ALL_TILES[TILE_INDEX_OF[t]] for t in real["boneyard"]])
+        copy = match_from_view(view, match.hand(1 - seat), [ALL_TILES[TILE_INDEX_OF[t]] for t in real["boneyard"]])
         assert copy.legal_actions() == match.legal_actions()
         assert PlayerView.of(copy, seat, 0).history == view.history
         for key in ("phase", "round", "balances", "hands", "boneyard", "layout", "to_act", "drawn", "passes", "auction"):
@@ -414,7 +416,7 @@ def test_the_fast_play_out_makes_the_same_moves_as_level_2_through_apply() -> No
         world = determinize(PlayerView.of(match, match.to_act, 0), rng)
         slow, fast = world.clone(), world.clone()
         rollout(slow, random.Random(i))
-        fast.play_out_round(random.Random(i).random)
+        play_out_round(fast, random.Random(i).random)
         a, b = slow.to_dict(), fast.to_dict()
         for key in ("balances", "hands", "boneyard", "layout", "phase", "jockey", "outcome", "to_act"):
             assert a[key] == b[key], key

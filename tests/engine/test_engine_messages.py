@@ -53,6 +53,7 @@ from engine import (
 )
 from engine import errors as E
 from engine.bots import choose
+from engine.bots.knowledge import match_from_view
 from engine.errors import DIAGNOSTICS, MESSAGES, REFUSALS
 from engine.events import ABORT_REASONS, RESTARTED_WHILE_RUNNING
 from engine.replay import replay_file
@@ -309,7 +310,7 @@ MALFORMED: list[tuple[str, Callable[[Path], object]]] = [
     ("scenario do", lambda tmp: parse_scenario({"steps": [{"t": 0, "do": "dance"}]})),
     ("scenario backwards", lambda tmp: parse_scenario({"steps": [{"t": 5, "do": "tick"}, {"t": 4, "do": "tick"}]})),
     ("scenario balances list", lambda tmp: parse_scenario({"config": {"balances": [1]}, "steps": []})),
-    ("view fill", lambda tmp: Match.from_view(_started_view(), [], [])),
+    ("view fill", lambda tmp: match_from_view(_started_view(), [], [])),
     ("bot nothing to decide", lambda tmp: choose(PlayerView.of(Match(), 0, 0), 2, random.Random(1))),
     ("bot level", lambda tmp: choose(_started_view(), 5, random.Random(1))),
 ]

@@ -335,7 +335,7 @@ def test_bad_requests_to_a_bot_are_bot_errors() -> None:
 
 def test_choose_is_thread_safe() -> None:
     rng = random.Random(6)
-    views = []
+    views: list[PlayerView] = []
     while len(views) < 12:
         match = Match()
         bot_moves(match, (3, 3), rng, lambda m: rng.random() < 0.1)
@@ -475,7 +475,8 @@ def test_level_3_bids_exactly_when_its_measured_lead_value_exceeds_the_cost() ->
     assert view.auction is not None and view.auction.bid is None  # the first bidder: a bid of 15 costs 15
     assert lead_value(view) == LEAD_BASE + LEAD_PER_POINT * best_opening_score(view) <= 12.0
     assert best_opening_score(view) in (0, 5, 10)
-    assert isinstance(auction_by_value(view, 15.5), Bid) and auction_by_value(view, 15.5).amount == 15
+    bid = auction_by_value(view, 15.5)
+    assert isinstance(bid, Bid) and bid.amount == 15
     assert isinstance(auction_by_value(view, 15.0), Decline)  # not worth more than it costs
     facing = next(v for v in _auction_views(60) if v.auction is not None and v.auction.bid == 15
                   and v.auction.jockey == v.seat)

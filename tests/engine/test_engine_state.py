@@ -26,7 +26,7 @@ def _plain(value: object) -> object:
 def _matches_in_play(count: int) -> list[Match]:
     """Matches stopped at random points of random play (auctions, hand-overs, draws included)."""
     rng = random.Random(21)
-    found = []
+    found: list[Match] = []
     while len(found) < count:
         m = Match(MatchConfig(handover=rng.random() < 0.5, jockey=rng.choice([None, 0, 1])))
         m.apply(Start(None, shuffle_deal(rng)), 0)

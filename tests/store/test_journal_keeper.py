@@ -50,7 +50,7 @@ def stored_rows(journal: Journal, match_id: int) -> list[tuple[object, ...]]:
     return [(r.seq, r.step, r.snapshot) for r in rows]
 
 
-def recorded_rows(table) -> list[tuple[object, ...]]:  # type: ignore[no-untyped-def]
+def recorded_rows(table) -> list[tuple[object, ...]]:
     return [(i, e.step, e.snapshot) for i, e in enumerate(table.recorder.rows, start=1)]
 
 
@@ -215,6 +215,7 @@ def _two_players_one_finished_match(keeper: JournalKeeper) -> tuple[int, int, in
     ann, bo = players.create("Ann"), players.create("Bo")
     first = kept_table(keeper, seed=11, players=(ann.id, bo.id))
     play_until(first, lambda m: False)
+    assert keeper.path is not None
     assert first.recorder.finished and (keeper.path.parent / "journal.sqlite3.backup-1").exists()
     return ann.id, bo.id, first.now
 
@@ -483,7 +484,7 @@ def test_a_finished_match_written_and_backed_up_is_let_go_at_once(tmp_path: Path
     keeper.sync(second.match, second.now)
     old_match, old_recorder = first.match, first.recorder
     assert old_recorder not in keeper._recorders and old_recorder.watched is None
-    assert old_match.listener is None  # type: ignore[attr-defined]
+    assert old_match.listener is None
     gone = weakref.ref(old_match)
     gc.disable()
     try:

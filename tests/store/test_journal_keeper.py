@@ -23,10 +23,11 @@ from journal_support import (
 )
 
 from engine.snapshot import save_text
+from hardware.backoff import Backoff
 from kiosk.i18n import Text
 from kiosk.store.errors import StoreDamaged
 from kiosk.store.journal import Journal
-from kiosk.store.keeper import Backoff, JournalKeeper, SavingState
+from kiosk.store.keeper import JournalKeeper, SavingState, retry_backoff
 from kiosk.store.resume import resume
 from kiosk.store.schema import SCHEMA_VERSION
 
@@ -444,9 +445,10 @@ def test_no_journal_on_purpose_shows_nothing(tmp_path: Path) -> None:
 
 
 def test_backoff_doubles_from_a_second_to_a_minute() -> None:
-    b = Backoff()
-    assert [b.delay_ns(n) // S for n in range(1, 10)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
-    assert Backoff(first_ns=S // 2, max_ns=3 * S).delay_ns(4) == 3 * S
+    b = retry_backoff()
+    assert [b.delay(n) for n in range(0, 10)] == [1, 1, 2, 4, 8, 16, 32, 60, 60, 60]
+    assert Backoff(0.5, 2.0, 3.0).delay(4) == 3.0 and Backoff(0.5, 1.0, 3.0).delay(10**9) == 0.5
+    assert retry_backoff().delay(10**6) == 60  # no overflow after many failures
 
 
 def test_close_writes_a_match_kept_in_memory_into_a_journal_that_could_never_be_opened(tmp_path: Path) -> None:

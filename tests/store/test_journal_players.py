@@ -52,8 +52,9 @@ def test_names_are_cleaned_unique_and_renamable(journal: Journal) -> None:
         assert (info.value.text.msgid, info.value.text.params) == (msgid, params)
     bo = players.create("Bo")
     assert [p.name for p in players.list()] == ["Ann Lee", "Bo"]
+    assert players.rename(bo.id, "Bob").name == "Bob"
     found = players.find("BOB")
-    assert players.rename(bo.id, "Bob").name == "Bob" and found is not None and found.id == bo.id
+    assert found is not None and found.id == bo.id
     with pytest.raises(PlayerNameError) as info:
         players.rename(bo.id, "ANN LEE")
     assert info.value.text.msgid == 'The name "{name}" is taken.' and info.value.text.params == {"name": "ANN LEE"}

@@ -321,11 +321,21 @@ class Match(MatchRefusals):
         except ValueError:
             raise IllegalPlay(NOT_IN_HAND, tile=action.tile) from None
         self._history.append((player, K_PLAY, t, p))
+        count = layout.place_index(t, p)
+        self._passes = 0
         self._last_actor = player
-        # the player's decision ends here: charged by _end, by the stop in _lay, or by the switch
-        if not self._lay(player, t, p, now_ns, events):
-            return
-        if self._handover:
+        # the player's decision ends here: charged by _end, by the stop below, or by the switch
+        if SCORES[count]:
+            self._transfer(1 - player, player, count, _SCORE, now_ns, events)
+            if self._outcome is not None:
+                return
+        if not hand:
+            self._clock.stop(now_ns)
+            self._phase = _READY
+            self.to_act = None
+            self._jockey = player
+            events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
+        elif self._handover:
             self._begin(1 - player, now_ns, _PLAY)
         else:
             self.to_act = player = 1 - player  # _begin without a hand-over: the phase stays
@@ -338,7 +348,11 @@ class Match(MatchRefusals):
             self._check_nothing_fits(player, CannotDraw, CANNOT_DRAW_NOW)
             if not self._boneyard:
                 raise CannotDraw(BONEYARD_EMPTY)
-        self._history.append((player, K_DRAW, self._take_from_boneyard(player), -1))
+        drawn = self._boneyard.pop(0)
+        insort(self._hands[player], drawn)
+        self._history.append((player, K_DRAW, drawn, -1))
+        if FITS[self._layout.open_values_mask][drawn]:
+            self._drawn = drawn
 
     def _pass(self, action: Pass, now_ns: int, events: list[Event]) -> None:
         player = action.player
@@ -349,7 +363,11 @@ class Match(MatchRefusals):
                 raise CannotPass(DRAW_FIRST)
         self._last_actor = player
         self._history.append((player, K_PASS, -1, -1))
-        if self._count_pass(now_ns, events):
+        self._passes += 1
+        if self._passes >= 2:
+            self._clock.stop(now_ns)
+            self._settle_blocked(now_ns, events)
+        else:
             self._begin(1 - player, now_ns, _PLAY)
 
     def _decline(self, action: Decline, now_ns: int, events: list[Event]) -> None:
@@ -393,43 +411,6 @@ class Match(MatchRefusals):
 
     def _resign(self, action: Resign, now_ns: int, events: list[Event]) -> None:
         self._end(Outcome(1 - action.player, EndReason.RESIGN, True), now_ns, events)
-
-    # ------------------------------------------------------------------ the moves of play (also the rollout's)
-
-    def _lay(self, player: int, t: int, p: int, now_ns: int, events: list[Event]) -> bool:
-        """Place tile ``t``, already taken from ``player``'s hand, at point index ``p``: its score, and
-        the round's end when that hand is empty. True while the round goes on (the turn not passed on)."""
-        count = self._layout.place_index(t, p)
-        self._passes = 0
-        if SCORES[count]:
-            self._transfer(1 - player, player, count, _SCORE, now_ns, events)
-            if self._outcome is not None:
-                return False
-        if not self._hands[player]:
-            self._clock.stop(now_ns)
-            self._phase = _READY
-            self.to_act = None
-            self._jockey = player
-            events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
-            return False
-        return True
-
-    def _take_from_boneyard(self, player: int) -> int:
-        """Draw the boneyard's first tile into ``player``'s hand (it must then be played if it fits); its index."""
-        drawn = self._boneyard.pop(0)
-        insort(self._hands[player], drawn)
-        if FITS[self._layout.open_values_mask][drawn]:
-            self._drawn = drawn
-        return drawn
-
-    def _count_pass(self, now_ns: int, events: list[Event]) -> bool:
-        """Count a pass; the second in a row blocks the round (settled by pips). True while the round goes on."""
-        self._passes += 1
-        if self._passes >= 2:
-            self._clock.stop(now_ns)
-            self._settle_blocked(now_ns, events)
-            return False
-        return True
 
     def _begin(self, player: int, now_ns: int, phase: Phase) -> None:
         """End the running decision (if any) at ``now_ns`` and begin a new one for ``player``.

@@ -1,9 +1,9 @@
 """The search's fast rollout: a round played to its end by level-2 policies, on a copy of a match.
 
-The moves go through the match's own moves of play (``Match._lay``, ``_take_from_boneyard``,
-``_count_pass``) and the rules' tables (``rules.py``), so the rules live once; what the rollout
-leaves out is the bookkeeping a copy does not need: the clock's switches, the history and the
-checks of commands that come from outside.
+Every move goes through the match's own handlers (``Match._play``, ``_draw``, ``_pass``, ...), so
+the rules live once; the rollout only chooses the moves, from the rules' shared tables
+(``rules.py``), and leaves out what a copy does not need: ``apply``'s checks of commands that
+come from outside (their time, the clock's deadline) and the listing of every legal action.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from collections.abc import Callable
 from .events import Event
 from .layout import NO_POINT
 from .match import Match
-from .rules import ACCEPT, DECLINE, FITS, PLAY_AT, SCORES
+from .rules import ACCEPT, DECLINE, DRAW, FITS, ONLY_DRAW, ONLY_PASS, OPENING_PLAY, PASS, PLAY_AT, REVEAL, SCORES
 from .state import Phase
 from .tiles import TILE_PIPS
 
-_AUCTION, _PLAY = Phase.AUCTION, Phase.PLAY
+_AUCTION, _PLAY, _HANDOVER = Phase.AUCTION, Phase.PLAY, Phase.HANDOVER
 
 
 def play_out_round(match: Match, random: Callable[[], float]) -> None:
@@ -25,9 +25,11 @@ def play_out_round(match: Match, random: Callable[[], float]) -> None:
     immediate score, then the heaviest tile, ties broken by ``random()`` (a float in [0, 1)).
 
     For copies (``Match.clone``, ``engine.bots.knowledge.match_from_view``): the same moves and
-    transfers as applying the level-2 choices one by one (``engine.bots``), without the clock's
-    switches, the history or the events. An auction in progress is first settled as level 2 does
-    (decline or accept). Does nothing unless a round is being played.
+    transfers as applying the level-2 choices one by one (``engine.bots``), through the same
+    handlers, but without ``apply``'s checks of time and without listing every legal action (the
+    clock is not read: every move is made at the copy's last time; a hand-over is revealed at once).
+    An auction in progress is first settled as level 2 does (decline or accept). Does nothing
+    unless a round is being played.
     """
     m = match
     now = m._last_ns or 0
@@ -80,19 +82,18 @@ def play_out_round(match: Match, random: Callable[[], float]) -> None:
                             ties = [(t, p)]
                         elif key == best:
                             ties.append((t, p))
-        if not ties:
-            if m._boneyard:
-                m._take_from_boneyard(player)
-                continue
-            if not m._count_pass(now, events):
-                break
-            player = 1 - player
-            continue
-        t, p = ties[0] if len(ties) == 1 else ties[int(random() * len(ties))]
-        hand.remove(t)
-        m._opening_tile = m._drawn = -1
-        if not m._lay(player, t, p, now, events):
+        if ties:
+            t, p = ties[0] if len(ties) == 1 else ties[int(random() * len(ties))]
+            m._play(OPENING_PLAY[player][t] if p == NO_POINT else PLAY_AT[player][t][p], now, events)  # type: ignore[arg-type]
+        elif m._boneyard:
+            m._legal = ONLY_DRAW[player]  # nothing fits: the only legal action (the handler trusts it)
+            m._draw(DRAW[player], now, events)
+        else:
+            m._legal = ONLY_PASS[player]
+            m._pass(PASS[player], now, events)
+        m._legal = None
+        if m._phase is _HANDOVER:
+            m._reveal(REVEAL[m.to_act], now, events)
+        if m._phase is not _PLAY:
             break
-        player = 1 - player
-    m.to_act = None if m._phase is not _PLAY else player
-    m._legal = None
+        player = m.to_act

@@ -189,7 +189,7 @@ def _how(
     return {"copy": copy, "key": key, "save": save, "load": load, "missing": missing}
 
 
-@dataclass(slots=True, eq=False, kw_only=True)
+@dataclass(slots=True, eq=False, kw_only=True, repr=False)  # no repr: it would show the hidden tiles
 class MatchState:
     """Every field of a match (tiles as indices into ``ALL_TILES``, points into ``POINTS``).
 

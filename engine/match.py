@@ -111,7 +111,7 @@ _SCORE, _BLOCKED, _AUCTION_PAID = TransferReason.SCORE, TransferReason.BLOCKED, 
 
 _DEFAULT_CONFIG = MatchConfig()
 _DEFAULT_CLOCK = MatchClock(_DEFAULT_CONFIG.bank_ns, _DEFAULT_CONFIG.delay_ns)
-"""A stopped clock for the default configuration, copied by each new match that uses it (never changed itself)."""
+"""A stopped clock for the default configuration (in ``_FRESH``: copied, never changed itself)."""
 
 
 class Match(MatchRefusals):
@@ -120,10 +120,13 @@ class Match(MatchRefusals):
     __slots__ = ()
 
     def __init__(self, config: MatchConfig | None = None, *, boot_id: str = "") -> None:
-        config = config or _DEFAULT_CONFIG
-        clock = _DEFAULT_CLOCK.copy() if config is _DEFAULT_CONFIG else MatchClock(config.bank_ns, config.delay_ns)
+        if config is None or config is _DEFAULT_CONFIG:
+            copy_fields(_FRESH, self)  # a copy of the fresh default match: cheaper than building one
+            self.boot_id = boot_id
+            return
         MatchState.__init__(self, config=config, boot_id=boot_id, _balances=list(config.balances),
-                            _jockey=config.jockey, _clock=clock, _handover=config.handover)
+                            _jockey=config.jockey, _clock=MatchClock(config.bank_ns, config.delay_ns),
+                            _handover=config.handover)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -527,6 +530,11 @@ class Match(MatchRefusals):
         m.boot_id = boot_id
         return m, events
 
+
+_FRESH = Match.__new__(Match)
+MatchState.__init__(_FRESH, config=_DEFAULT_CONFIG, _balances=list(_DEFAULT_CONFIG.balances), _jockey=None,
+                    _clock=_DEFAULT_CLOCK, _handover=False)
+"""A match with the default configuration before its first command (only ever copied, never changed)."""
 
 _HANDLERS: dict[type, Callable[[Match, Any, int, list[Event]], None]] = {
     Start: Match._start,

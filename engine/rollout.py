@@ -91,9 +91,9 @@ def play_out_round(match: Match, random: Callable[[], float]) -> None:
         else:
             m._legal = ONLY_PASS[player]
             m._pass(PASS[player], now, events)
-        m._legal = None
         if m._phase is _HANDOVER:
             m._reveal(REVEAL[m.to_act], now, events)
         if m._phase is not _PLAY:
             break
         player = m.to_act
+    m._legal = None  # the listing cached before the rollout (or trusted by a draw or pass) is stale

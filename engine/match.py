@@ -324,25 +324,34 @@ class Match(MatchRefusals):
         except ValueError:
             raise IllegalPlay(NOT_IN_HAND, tile=action.tile) from None
         self._history.append((player, K_PLAY, t, p))
-        count = layout.place_index(t, p)
-        self._passes = 0
         self._last_actor = player
-        # the player's decision ends here: charged by _end, by the stop below, or by the switch
+        # the player's decision ends here: charged by _end, by the stop in _lay, or by the switch
+        if not self._lay(player, t, p, now_ns, events):
+            return
+        if self._handover:
+            self._begin(1 - player, now_ns, _PLAY)
+        else:
+            self.to_act = player = 1 - player  # _begin without a hand-over: the phase stays
+            self._clock.switch(player, now_ns)
+
+    def _lay(self, player: int, t: int, p: int, now_ns: int, events: list[Event]) -> bool:
+        """The move of a play (the search's rollout makes its plays with it too): tile ``t``, already
+        taken from ``player``'s hand, placed at point index ``p``; its score; the round's end when that
+        hand is empty. True while the round goes on (the turn not yet passed on)."""
+        count = self._layout.place_index(t, p)
+        self._passes = 0
         if SCORES[count]:
             self._transfer(1 - player, player, count, _SCORE, now_ns, events)
             if self._outcome is not None:
-                return
-        if not hand:
+                return False
+        if not self._hands[player]:
             self._clock.stop(now_ns)
             self._phase = _READY
             self.to_act = None
             self._jockey = player
             events.append(RoundEnded(self._round, False, player, self.pip_totals(), now_ns))
-        elif self._handover:
-            self._begin(1 - player, now_ns, _PLAY)
-        else:
-            self.to_act = player = 1 - player  # _begin without a hand-over: the phase stays
-            self._clock.switch(player, now_ns)
+            return False
+        return True
 
     def _draw(self, action: Draw, now_ns: int, events: list[Event]) -> None:
         player = action.player

@@ -1,9 +1,11 @@
 """The search's fast rollout: a round played to its end by level-2 policies, on a copy of a match.
 
-Every move goes through the match's own handlers (``Match._play``, ``_draw``, ``_pass``, ...), so
-the rules live once; the rollout only chooses the moves, from the rules' shared tables
-(``rules.py``), and leaves out what a copy does not need: ``apply``'s checks of commands that
-come from outside (their time, the clock's deadline) and the listing of every legal action.
+The rules live once: a play is made by the match's own move (``Match._lay``, which ``_play`` also
+calls: the placement, its score, the round's end), draws, passes, reveals and the auction by the
+match's handlers; the rollout only chooses the moves, from the rules' shared tables (``rules.py``).
+It leaves out what a copy does not need: ``apply``'s checks of commands that come from outside
+(their time, the clock's deadline), the listing of every legal action, and for plays the history
+and the clock's switch (the rollout's moves all happen at the copy's last instant).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from .events import Event
 from .layout import NO_POINT
 from .match import Match
-from .rules import ACCEPT, DECLINE, DRAW, FITS, ONLY_DRAW, ONLY_PASS, OPENING_PLAY, PASS, PLAY_AT, REVEAL, SCORES
+from .rules import ACCEPT, DECLINE, DRAW, FITS, ONLY_DRAW, ONLY_PASS, PASS, PLAY_AT, REVEAL, SCORES
 from .state import Phase
 from .tiles import TILE_PIPS
 
@@ -25,9 +27,8 @@ def play_out_round(match: Match, random: Callable[[], float]) -> None:
     immediate score, then the heaviest tile, ties broken by ``random()`` (a float in [0, 1)).
 
     For copies (``Match.clone``, ``engine.bots.knowledge.match_from_view``): the same moves and
-    transfers as applying the level-2 choices one by one (``engine.bots``), through the same
-    handlers, but without ``apply``'s checks of time and without listing every legal action (the
-    clock is not read: every move is made at the copy's last time; a hand-over is revealed at once).
+    transfers as applying the level-2 choices one by one (``engine.bots``), through the match's
+    own moves (see the module's description; a hand-over is revealed at once).
     An auction in progress is first settled as level 2 does (decline or accept). Does nothing
     unless a round is being played.
     """
@@ -82,18 +83,25 @@ def play_out_round(match: Match, random: Callable[[], float]) -> None:
                             ties = [(t, p)]
                         elif key == best:
                             ties.append((t, p))
-        if ties:
+        if ties:  # a legal play: the match's own move, without the clock's switch and the history
             t, p = ties[0] if len(ties) == 1 else ties[int(random() * len(ties))]
-            m._play(OPENING_PLAY[player][t] if p == NO_POINT else PLAY_AT[player][t][p], now, events)  # type: ignore[arg-type]
-        elif m._boneyard:
+            hand.remove(t)
+            m._opening_tile = m._drawn = -1
+            if not m._lay(player, t, p, now, events):
+                break
+            player = 1 - player
+            continue
+        m.to_act = player
+        if m._boneyard:
             m._legal = ONLY_DRAW[player]  # nothing fits: the only legal action (the handler trusts it)
             m._draw(DRAW[player], now, events)
         else:
             m._legal = ONLY_PASS[player]
             m._pass(PASS[player], now, events)
-        if m._phase is _HANDOVER:
-            m._reveal(REVEAL[m.to_act], now, events)
-        if m._phase is not _PLAY:
-            break
-        player = m.to_act
+            if m._phase is _HANDOVER:
+                m._reveal(REVEAL[player ^ 1], now, events)
+            if m._phase is not _PLAY:
+                break
+            player ^= 1
+    m.to_act = None if m._phase is not _PLAY else player
     m._legal = None  # the listing cached before the rollout (or trusted by a draw or pass) is stale

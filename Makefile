@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench screenshots replay catalogs clean hub
+.PHONY: run test test-fast lint bench screenshots replay catalogs clean hub constraints
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ hub: $(STAMP)
 catalogs: $(STAMP)
 	$(PY) -m kiosk.i18n compile
 	$(PY) -m kiosk.i18n check
+
+# after changing a dependency in pyproject.toml and installing it: pin what is installed now (the
+# project's dependencies, the test and hub extras and theirs) into constraints.txt
+constraints: $(STAMP)
+	$(PY) tools/pin_constraints.py constraints.txt
 
 clean:
 	rm -rf $(VENV) build *.egg-info

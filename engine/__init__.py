@@ -6,7 +6,7 @@ Pure and deterministic: time comes in as integer nanoseconds with each command, 
 
 from .actions import Accept, Action, Bid, Decline, Draw, Pass, Play, Resign, Reveal, Start
 from .auction import JOCKEY_CREDIT, MIN_BID, RAISE_STEP
-from .clock import NS_PER_MS, NS_PER_S
+from .clock import LOW_BANK_NS, NS_PER_MS, NS_PER_S
 from .deal import Deal, shuffle_deal
 from .errors import (
     MESSAGES,
@@ -38,6 +38,7 @@ from .view import PlayerView
 __all__ = [
     "ALL_TILES",
     "JOCKEY_CREDIT",
+    "LOW_BANK_NS",
     "MESSAGES",
     "MIN_BID",
     "NS_PER_MS",

@@ -43,6 +43,10 @@ class Auction:
         """What ``bidder`` would pay if their bid of ``amount`` were accepted."""
         return net_payment(amount, bidder, self.jockey)
 
+    def copy(self) -> Auction:
+        """An independent copy."""
+        return Auction(self.jockey, self.bid, self.bidder)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for saving."""
         return {"jockey": self.jockey, "bid": self.bid, "bidder": self.bidder}

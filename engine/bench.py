@@ -20,6 +20,7 @@ from .actions import Start
 from .clock import NS_PER_S
 from .deal import shuffle_deal
 from .match import Match
+from .rollout import play_out_round
 
 STEP_NS = NS_PER_S
 """Simulated time between two commands: inside the delay, so random play never loses on time."""
@@ -79,7 +80,7 @@ def bench_matches(count: int, seed: int) -> tuple[float, int, int]:
 def bench_rollouts(count: int, seed: int) -> float:
     """Seconds for ``count`` level-2 rollouts of whole rounds, each from a filled-in state: a copy of
     a match that a player's view was filled in from (``determinize``), played out by
-    ``Match.play_out_round`` (the search's inner loop; the copy included)."""
+    ``rollout.play_out_round`` (the search's inner loop; the copy included)."""
     from .bots import determinize
     from .view import PlayerView
 
@@ -93,7 +94,7 @@ def bench_rollouts(count: int, seed: int) -> float:
     uniform = rng.random
     start = time.perf_counter()
     for i in range(count):
-        worlds[i % len(worlds)].clone().play_out_round(uniform)
+        play_out_round(worlds[i % len(worlds)].clone(), uniform)
     return time.perf_counter() - start
 
 
@@ -160,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{_summary(rounds_in_matches)} rounds/s inside matches)")
     rollout_rates = [args.rounds / bench_rollouts(args.rounds, args.seed + i) for i in range(args.repeat)]
     print(f"rollouts: {_summary(rollout_rates)} level-2 rollouts/s of whole rounds from filled-in states "
-          f"(copy + Match.play_out_round)")
+          f"(copy + rollout.play_out_round)")
     if theirs:
         print(f"openspiel python_block_dominoes: {_summary(theirs)} games/s; "
               f"ratio of medians {statistics.median(round_rates) / statistics.median(theirs):.1f}x, "

@@ -10,6 +10,8 @@ from typing import Any
 
 NS_PER_MS = 1_000_000
 NS_PER_S = 1_000_000_000
+LOW_BANK_NS = 20 * NS_PER_S
+"""Below this a running player's bank counts as low: the LEDs blink, the clock turns red, a cue sounds."""
 
 
 class MatchClock:

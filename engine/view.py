@@ -8,7 +8,8 @@ from .actions import Action
 from .events import Outcome
 from .history import Turn, TurnKind
 from .layout import Layout, Placement
-from .match import AuctionView, Match, Phase
+from .match import Match
+from .state import AuctionView, Phase
 from .tiles import Tile
 
 

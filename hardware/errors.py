@@ -7,11 +7,22 @@ person may be shown carries its message values in ``notices``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .notices import Notice
+
+class Notice(Protocol):
+    """What an error carries of a message value: its id and placeholder values
+    (``hardware.notices.Notice`` is the kind the hardware makes; declared here by shape so that
+    this module, which ``notices`` imports, imports nothing of the hardware)."""
+
+    @property
+    def msgid(self) -> str:
+        """The English message template."""
+
+    @property
+    def params(self) -> Mapping[str, object]:
+        """The values of its placeholders."""
 
 
 class HardwareError(Exception):

@@ -19,7 +19,6 @@ class Phase(enum.Enum):
     IDLE = "IDLE"
     AUCTION = "AUCTION"
     PLAY = "PLAY"
-    PAUSED = "PAUSED"
     HAND_OVER = "HAND_OVER"
     MATCH_OVER = "MATCH_OVER"
 

@@ -31,7 +31,7 @@ from kiosk.table.presses import Tap
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
 from kiosk.timesource import Clock, MonotonicClock
-from kiosk.ui.sound import TableSound
+from kiosk.ui.sound import TableSound, default_cache_dir
 from kiosk.ui.stage import Stage
 from kiosk.ui.widgets import Hotspot
 
@@ -77,7 +77,8 @@ class App:
         self.screen = self._open_display(size)
         backend = hardware_backend or ("mock" if simulator else None)
         self.ports = HardwarePorts.build(config.hardware, backend=backend, clock=self.clock.now)
-        self.sound = TableSound(config.sound.volume)  # before the controller: its tones take a moment to make
+        # before the controller: its tones take a moment to make (the first time; then read from the cache)
+        self.sound = TableSound(config.sound.volume, cache_dir=default_cache_dir())
         self.controller = Controller(
             config, self.clock, warnings=(*warnings, *self.ports.warnings), simulator=simulator, rng=rng,
             boot_id=boot_id, journal=journal, keeper=keeper, owner_pin=owner_pin, config_path=config_path,

@@ -23,17 +23,21 @@ def project_modules() -> dict[str, Path]:
     return {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
 
 
-def _type_checking_only(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+KNOWN_KIOSK_CYCLES = (
+    # Allowed only until the kiosk's architecture work (issue 21, the input helper's branch) is merged:
+    # it removes both cycles, and the lead deletes this allowance then. Each entry is one import
+    # (importer, imported) that closes a cycle; every other cycle fails the test.
+    ("kiosk.table.owner_screens", "kiosk.table.controller"),
+    ("kiosk.table.due", "kiosk.table.controller"),
+)
 
 
 def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement, at any depth (inside functions too), except ``if TYPE_CHECKING:`` blocks."""
+    """Every import statement, at any depth: inside functions and ``if TYPE_CHECKING:`` blocks too
+    (an import made only for the type checker still ties the two modules together)."""
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if _type_checking_only(node):
-            continue
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
         stack.extend(ast.iter_child_nodes(node))
@@ -85,15 +89,19 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_the_cycle_finder_finds_a_cycle_through_an_import_inside_a_function() -> None:
+def test_the_cycle_finder_finds_a_cycle_through_an_import_inside_a_function_or_for_the_type_checker() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
     tree = ast.parse("def f():\n    import kiosk.app\nif TYPE_CHECKING:\n    import kiosk.ui\n")
-    assert [ast.unparse(n) for n in _imports(tree)] == ["import kiosk.app"]
+    assert sorted(ast.unparse(n) for n in _imports(tree)) == ["import kiosk.app", "import kiosk.ui"]
 
 
 def test_no_import_cycle_between_the_projects_modules() -> None:
-    assert find_cycle(import_graph()) is None
+    graph = import_graph()
+    for importer, imported in KNOWN_KIOSK_CYCLES:
+        assert imported in graph[importer], f"{importer} no longer imports {imported}: drop it from KNOWN_KIOSK_CYCLES"
+        graph[importer].discard(imported)
+    assert find_cycle(graph) is None
 
 
 def test_the_engine_imports_nothing_of_the_kiosk_or_the_hardware_and_no_pygame() -> None:
@@ -105,11 +113,9 @@ def test_the_engine_imports_nothing_of_the_kiosk_or_the_hardware_and_no_pygame()
             assert not any(n.split(".")[0] in ("kiosk", "hardware", "pygame") for n in names), (name, names)
 
 
-def test_no_module_of_the_kiosk_or_the_hardware_is_over_600_lines() -> None:
+def test_no_module_of_any_package_is_over_600_lines() -> None:
     long = {
-        name: n
-        for name, path in project_modules().items()
-        if name.startswith(("kiosk", "hardware")) and (n := len(path.read_text("utf-8").splitlines())) > MAX_LINES
+        name: n for name, path in project_modules().items() if (n := len(path.read_text("utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
 

@@ -5,7 +5,7 @@ One tree, keyed by actions, is grown over many determinizations: each iteration 
 tiles in (``knowledge``), walks down the tree choosing by UCB among the children whose actions are
 legal in that filling (a child's exploration counts the iterations in which it was available, not
 its parent's visits), adds one node, plays the rest of the round out with level-2 policies
-(``Match.play_out_round``) and backs the round's value up: from the deciding seat's view at its own
+(``engine.rollout.play_out_round``) and backs the round's value up: from the deciding seat's view at its own
 moves, negated at the other player's. The root offers level 4's ``candidates`` (so the auction is
 searched the same way); below it every legal action, the auction limited to decline / accept and the
 smallest bid that does not lose the match on the spot. The most visited root action is chosen;
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from ..actions import Accept, Action, Bid, Decline, Reveal
 from ..errors import NOTHING_TO_DECIDE, BotError
 from ..match import Match, Phase
+from ..rollout import play_out_round
 from ..view import PlayerView
 from .knowledge import Knowledge, determinize
 from .policy import heuristic_auction, heuristic_play
@@ -222,7 +223,7 @@ def iterate(root: Node, view: PlayerView, rng: random.Random, know: Knowledge, o
         if not in_round(match):
             break
         actions = tree_actions(match)
-    match.play_out_round(rng.random)
+    play_out_round(match, rng.random)
     r = reward(outcome_value(match, seat, before))
     square = r * r
     for visited in path:

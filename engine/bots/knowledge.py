@@ -14,12 +14,18 @@ Reasoning used (all sound: the real deal always satisfies it):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..history import TurnKind
+from ..auction import Auction
+from ..clock import MatchClock
+from ..errors import BAD_FILL, BotError
+from ..history import K_PASS, KIND_CODES, TurnKind
 from ..layout import Layout
-from ..match import Match, opening_rank_index
-from ..tiles import ALL_TILES, TILE_INDEX, TILE_MASK
+from ..match import Match
+from ..rules import opening_rank_index, ranked_opener_index
+from ..state import MatchConfig, MatchState, Phase
+from ..tiles import ALL_TILES, POINT_INDEX, TILE_INDEX, TILE_MASK, Point, Tile
 from ..view import PlayerView
 
 _ALL = frozenset(range(len(ALL_TILES)))
@@ -138,5 +144,67 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
     """A whole match consistent with ``view``: its hidden tiles drawn from what the seat can infer."""
     know = knowledge or Knowledge.of(view)
     hand, rest = know.sample(rng)
-    return Match.from_view(view, [ALL_TILES[t] for t in hand], [ALL_TILES[t] for t in rest])
+    return match_from_view(view, [ALL_TILES[t] for t in hand], [ALL_TILES[t] for t in rest])
+
+
+def match_from_view(view: PlayerView, other_hand: Sequence[Tile], boneyard: Sequence[Tile]) -> Match:
+    """A match that ``view``'s seat cannot tell from the real one, the hidden tiles filled in.
+
+    ``other_hand`` is the other player's hand, ``boneyard`` the tiles left to draw (first drawn
+    first). The copy has no hand-over (a pending hand-over is already revealed) and its clock reads
+    the view's banks at time 0, the running decision's delay as the view left it. Fields the view
+    says nothing of keep their defaults (``MatchState``). Raises ``BotError`` when the tiles do not
+    complete the view.
+    """
+    seat = view.seat
+    other = 1 - seat
+    layout = view.layout()
+    mine = [TILE_INDEX[t] for t in view.hand]
+    theirs = [TILE_INDEX[t] for t in other_hand]
+    rest = [TILE_INDEX[t] for t in boneyard]
+    every = mine + theirs + rest + [TILE_INDEX[t] for t in layout.tiles()]
+    if len(theirs) != view.hand_sizes[other] or len(rest) != view.boneyard_count:
+        raise BotError(BAD_FILL, why="the other hand or the boneyard has the wrong size")
+    if view.round > 0 and sorted(every) != list(range(len(ALL_TILES))):
+        raise BotError(BAD_FILL, why="the 28 tiles are not all accounted for")
+    config = MatchConfig(balances=(max(1, view.balances[0]), max(1, view.balances[1])),
+                         bank_ns=(max(1, view.banks_ns[0]), max(1, view.banks_ns[1])),
+                         delay_ns=view.delay_ns, handover=False, jockey=view.jockey)
+    hands = [sorted(mine), sorted(theirs)] if seat == 0 else [sorted(theirs), sorted(mine)]
+    history = [_history_entry(turn.player, KIND_CODES.index(turn.kind), turn.tile, turn.at, turn.amount)
+               for turn in view.history]
+    passes = 0
+    for entry in reversed(history):
+        if entry[1] != K_PASS:
+            break
+        passes += 1
+    opening = -1
+    if view.ranked and layout.is_empty and hands[0] and hands[1]:
+        opening = ranked_opener_index(hands)[1]
+    a = view.auction
+    clock = MatchClock(config.bank_ns, config.delay_ns)
+    if view.to_act is not None and view.phase is not Phase.READY:
+        clock.start(view.to_act, view.delay_left_ns - view.delay_ns)
+    match = Match.__new__(Match)
+    MatchState.__init__(
+        match, config=config, _balances=list(view.balances), _jockey=view.jockey, _clock=clock, _handover=False,
+        _phase=view.pending_phase if view.phase is Phase.HANDOVER and view.pending_phase is not None else view.phase,
+        _round=view.round, _hands=hands, _boneyard=rest, _layout=layout, to_act=view.to_act, _ranked=view.ranked,
+        _opening_tile=opening, _drawn=-1 if view.drawn_tile is None else TILE_INDEX[view.drawn_tile],
+        _history=history, _passes=passes, _last_actor=history[-1][0] if history else None,
+        _auction=None if a is None else Auction(a.jockey, a.bid, a.bidder), _outcome=view.outcome,
+    )
+    return match
+
+
+def _history_entry(player: int, code: int, tile: Tile | None, at: Point | None, amount: int | None) -> tuple[int, int, int, int]:
+    """One history entry as the match records it (see ``MatchState._history``)."""
+    x = p = -1
+    if tile is not None:
+        x = TILE_INDEX[tile]
+    if at is not None:
+        p = POINT_INDEX[at]
+    if amount is not None:
+        x = amount
+    return (player, code, x, p)
 

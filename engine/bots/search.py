@@ -17,6 +17,7 @@ from collections.abc import Callable
 from ..actions import Action, Bid, Play
 from ..clock import NS_PER_MS
 from ..match import Match
+from ..rollout import play_out_round
 from ..view import PlayerView
 from .knowledge import Knowledge, determinize
 from .policy import first_auction_action, greedy_match_action, heuristic_auction, heuristic_play, safe_actions
@@ -50,7 +51,7 @@ def rollout(match: Match, rng: random.Random) -> None:
     """Play ``match`` to the end of its round with level-2 policies for both players, one command at
     a time through ``apply`` (every command at the time of the last one: no clock runs down).
 
-    ``Match.play_out_round`` does the same moves several times faster; the search uses that.
+    ``engine.rollout.play_out_round`` does the same moves several times faster; the search uses that.
     """
     apply = match.apply
     now = match.last_command_ns or 0
@@ -111,7 +112,7 @@ def search(
         for action in options:
             m = world.clone()
             m.apply(action, 0)
-            m.play_out_round(random.Random(seed).random)
+            play_out_round(m, random.Random(seed).random)
             results.append(outcome_value(m, seat, before))
             if deadline is not None and clock is not None and clock() >= deadline:
                 break  # an unfinished sample is left out

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import NS_PER_S, Match, MatchConfig
+from hardware.backoff import Backoff
 from kiosk.i18n import T, Text
 from kiosk.store.errors import (
     KioskStoreError,
@@ -66,16 +67,13 @@ SLOW_NS = 1 * NS_PER_S
 """Rows waiting longer than this for the card: the banner says the card is slow."""
 
 
-@dataclass(frozen=True, slots=True)
-class Backoff:
-    """How long to wait before the next attempt after ``failures`` failed ones in a row."""
+def retry_backoff() -> Backoff:
+    """The journal's retries: a second after one failure, doubling with each further one, at most a minute."""
+    return Backoff(1.0, 2.0, 60.0)
 
-    first_ns: int = 1 * NS_PER_S
-    max_ns: int = 60 * NS_PER_S
 
-    def delay_ns(self, failures: int) -> int:
-        """``first_ns`` after one failure, doubling with each further one, at most ``max_ns``."""
-        return int(min(self.max_ns, self.first_ns * 2 ** min(max(failures - 1, 0), 40)))
+def _delay_ns(backoff: Backoff, failures: int) -> int:
+    return round(backoff.delay(failures) * NS_PER_S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +107,7 @@ class JournalKeeper:
         self.journal = journal
         """The open journal, or None while it cannot be opened."""
         self.wall_clock = wall_clock
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or retry_backoff()
         self.check = check
         self.generation = 0
         """Bumped whenever the journal or the file under it changed (opened late, restored from a
@@ -485,7 +483,7 @@ class JournalKeeper:
                 self._recorders = kept
         else:
             self._backup_failures += 1
-            self._backup_retry_ns = now_ns + self.backoff.delay_ns(self._backup_failures)
+            self._backup_retry_ns = now_ns + _delay_ns(self.backoff, self._backup_failures)
         self._collect()
 
     def _drop_folded(self) -> None:
@@ -512,7 +510,7 @@ class JournalKeeper:
 
     def _fail(self, exc: KioskStoreError, now_ns: int) -> None:
         self._failures += 1
-        self._retry_ns = now_ns + self.backoff.delay_ns(self._failures)
+        self._retry_ns = now_ns + _delay_ns(self.backoff, self._failures)
         self._problem = T("Results are not being saved: {why}. Matches can still be played; the kiosk keeps trying "
                           "to save them.", why=exc.why)
         if self.journal is not None:

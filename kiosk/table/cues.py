@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine import NS_PER_S, EndReason, Match, Phase, Transfer, TransferReason
+from engine import LOW_BANK_NS, NS_PER_S, EndReason, Match, Phase, Transfer, TransferReason
 from kiosk.table.session import GameSession
 
-LOW_BANK_THRESHOLDS_NS = (10 * NS_PER_S, 20 * NS_PER_S)
-"""The low-bank warnings, most urgent first."""
+LOW_BANK_THRESHOLDS_NS = (10 * NS_PER_S, LOW_BANK_NS)
+"""The low-bank warnings, most urgent first (the second: where the bank turns low, ``engine.LOW_BANK_NS``)."""
 TURN_PHASES = (Phase.AUCTION, Phase.PLAY, Phase.HANDOVER)
 
 
@@ -44,7 +44,7 @@ class CueKind(StrEnum):
     MATCH_END = "match_end"
 
 
-LOW_BANK_CUES = {10 * NS_PER_S: CueKind.LOW_BANK_10, 20 * NS_PER_S: CueKind.LOW_BANK_20}
+LOW_BANK_CUES = {10 * NS_PER_S: CueKind.LOW_BANK_10, LOW_BANK_NS: CueKind.LOW_BANK_20}
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine import LOW_BANK_NS as LOW_BANK_NS  # the controller reads it from here
 from engine import NS_PER_S
 
 if TYPE_CHECKING:
@@ -13,7 +14,6 @@ MAX_SLEEP_NS = 1000 * 1_000_000
 """The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
 BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
-LOW_BANK_NS = 20 * NS_PER_S
 
 
 def next_due_ns(c: Controller, now: int) -> int:

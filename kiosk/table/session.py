@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine import (
+    LOW_BANK_NS,
     NS_PER_S,
     Accept,
     Action,
@@ -56,8 +57,6 @@ from kiosk.table.recap import LastPlacement, Recap, scored
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
-LOW_BANK_NS = 20 * NS_PER_S
-"""Below this a player's bank counts as low (blinking LEDs, red clock)."""
 
 
 class TableScreen(StrEnum):

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hardware.events import Button
+from hardware.serial_panel import PanelStatus
 from kiosk.config import KioskConfig
 from kiosk.i18n import DECIMAL_SEPARATORS, NATIVE_NAMES, Translator, translator
 from kiosk.i18n.messages import as_text
@@ -46,8 +47,6 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
     c = config
     panel = where.panel_status()
     size = {"width": where.screen_size[0], "height": where.screen_size[1]}
-    panels = {"disconnected": t._("disconnected"), "handshaking": t._("handshaking"), "connected": t._("connected"),
-              "incompatible": t._("incompatible")}
     lines = [
         t._("Screen: {width} x {height}, table orientation", **size) if c.display.orientation == "table"
         else t._("Screen: {width} x {height}, upright orientation", **size),
@@ -55,7 +54,7 @@ def status_text(config: KioskConfig, language: str, where: Surroundings, warning
         t.n_("Clock: {bank} s bank, {delay} s delay; {n} point each", "Clock: {bank} s bank, {delay} s delay; {n} points each",
              c.match.balances, bank=_number(t, c.match.bank_seconds), delay=_number(t, c.match.delay_seconds)),
         t._("Buttons: {backend} GPIO; serial panel: {panel}", backend=where.backend,
-            panel=panels.get(panel, panel) if panel else t._("none")),
+            panel=t(as_text(PanelStatus(panel).notice)) if panel else t._("none")),
         t._("Language: {language}", language=NATIVE_NAMES[t.language]),
         t._("Sound volume: {volume}", volume=c.sound.volume),
         t._("Change these in the configuration file (see the README)."),

@@ -5,17 +5,21 @@ format and plays cues; ``TableSound`` joins it to the ``kiosk.table.cues.CueWatc
 loop. Nothing here ever raises: no audio device, a mixer that will not open, a format it does not
 know or a sound that fails to play leave the kiosk silent, said once on stderr. The tones are
 synthesised (sine partials under a bell-like envelope), so no sound file ships and none can be
-missing; see docs/sound.md.
+missing; once made they are kept in a cache folder (``cached_sound_bytes``), so that later starts
+read them instead of making them again; see docs/sound.md.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
+import os
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from pathlib import Path
 
 import pygame
 
@@ -95,6 +99,38 @@ def sound_bytes(notes: tuple[Note, ...], fmt: Format) -> bytes:
     return samples.tobytes()
 
 
+def default_cache_dir() -> Path:
+    """Where the kiosk keeps its made sounds: ``$XDG_CACHE_HOME`` (the service sets it), else ``~/.cache``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "spectacular-bid" / "sounds"
+
+
+def cached_sound_bytes(notes: tuple[Note, ...], fmt: Format, folder: Path | None) -> bytes:
+    """``sound_bytes(notes, fmt)``, kept in ``folder`` once made; later calls (later starts) read it.
+
+    A file is named by everything the sound is made from (the notes, the format, the overtones,
+    the peak, the attack) and ends with the SHA-256 of its samples: a file that is missing, short,
+    damaged or unreadable is made again, and a folder that cannot be written only costs the time to
+    make the sound. ``folder`` None: no cache.
+    """
+    if folder is None:
+        return sound_bytes(notes, fmt)
+    made_from = repr((notes, fmt, PARTIALS, PEAK, ATTACK_S, ENCODINGS.get(fmt[1])))
+    path = folder / f"{hashlib.sha256(made_from.encode()).hexdigest()[:40]}.pcm"
+    with contextlib.suppress(OSError):
+        kept = path.read_bytes()
+        data, digest = kept[:-32], kept[-32:]
+        if len(kept) > 32 and hashlib.sha256(data).digest() == digest:
+            return data
+    data = sound_bytes(notes, fmt)
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part.write_bytes(data + hashlib.sha256(data).digest())
+        os.replace(part, path)
+    return data
+
+
 def _say(message: str) -> None:
     print(f"kiosk: sound: {message}", file=sys.stderr)
 
@@ -102,9 +138,11 @@ def _say(message: str) -> None:
 class SoundPlayer:
     """The mixer and one sound per cue; ``volume`` 0 to 100 (0: the mixer is not even opened)."""
 
-    def __init__(self, volume: int, *, say: Callable[[str], None] = _say) -> None:
+    def __init__(self, volume: int, *, say: Callable[[str], None] = _say, cache_dir: Path | None = None) -> None:
         self._say = say
         self._said = False
+        self.cache_dir = cache_dir
+        """Where made sounds are kept between starts (None: made at every start)."""
         self._opened = False
         """Whether this player opened the mixer (and so closes it)."""
         self._failed = False
@@ -161,7 +199,7 @@ class SoundPlayer:
             if fmt[1] not in ENCODINGS:
                 raise pygame.error(f"unknown sample format {fmt[1]}")
             for (kind, player), notes in MELODIES.items():
-                sound = pygame.mixer.Sound(buffer=sound_bytes(notes, fmt))
+                sound = pygame.mixer.Sound(buffer=cached_sound_bytes(notes, fmt, self.cache_dir))
                 sound.set_volume(self.volume / 100)
                 self.sounds[Cue(kind, player)] = sound
 
@@ -191,8 +229,8 @@ class TableSound:
     Made before the controller (making the tones takes a moment, which must not count against a
     resumed match's running clock); ``watch`` then takes the match at the table as already heard."""
 
-    def __init__(self, volume: int, *, say: Callable[[str], None] = _say) -> None:
-        self.player = SoundPlayer(volume, say=say)
+    def __init__(self, volume: int, *, say: Callable[[str], None] = _say, cache_dir: Path | None = None) -> None:
+        self.player = SoundPlayer(volume, say=say, cache_dir=cache_dir)
         self.watcher: CueWatcher | None = None
         self.heard: list[Cue] = []
         """The newest frame's cues (tests and tools look at them)."""

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from club.database import SCHEMA_VERSION, migrate, migrations
-from club.errors import SchemaError
+from club.errors import SchemaError, SetupError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ def test_a_database_from_a_newer_hub_is_refused_and_left_alone(dsn: str) -> None
 def test_without_the_server_binaries_the_error_names_the_debian_package(monkeypatch) -> None:
     import club.localdb as localdb
 
-    monkeypatch.setattr(localdb.shutil, "which", lambda name: None)
-    monkeypatch.setattr(localdb.glob, "glob", lambda pattern: [])
-    with pytest.raises(localdb.SetupError, match="install the Debian package `postgresql`"):
+    monkeypatch.setattr("club.localdb.shutil.which", lambda name: None)
+    monkeypatch.setattr("club.localdb.glob.glob", lambda pattern: [])
+    with pytest.raises(SetupError, match="install the Debian package `postgresql`"):
         localdb.server_bindir()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 import uuid
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -69,12 +70,12 @@ def test_uploads_in_any_order_give_the_same_club_ratings_to_the_last_bit(hub, jo
 
     players, matches = _uploads(journals)
     boards = []
-    recomputed = []
+    recomputed: list[Any] = []
     for seed in (1, 2, 3):
         if seed > 1:  # a fresh hub for each order
             with TestClient(create_app(_fresh(cluster, seed), pool_size=2)) as client:
-                boards.append(_play_order(Hub(client, client.app.state.pool.conninfo), players, matches, seed,
-                                          recomputed))
+                conninfo = client.app.state.pool.conninfo  # type: ignore[attr-defined]  # the FastAPI app's state
+                boards.append(_play_order(Hub(client, conninfo), players, matches, seed, recomputed))
         else:
             boards.append(_play_order(hub, players, matches, seed, recomputed))
     assert boards[0] == boards[1] == boards[2]

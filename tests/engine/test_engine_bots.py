@@ -30,9 +30,11 @@ from engine import (
 )
 from engine.bots import LEVELS, Knowledge, choose, determinize
 from engine.bots.arena import BotSpec, play_match, run, summary, wilson
+from engine.bots.knowledge import match_from_view
 from engine.bots.policy import greedy_match_action
 from engine.bots.search import _leader, _settled, candidates, rollout, search
 from engine.layout import Layout
+from engine.rollout import play_out_round
 from engine.tiles import TILE_INDEX, TILE_MASK
 
 
@@ -145,7 +147,7 @@ def test_from_view_with_the_real_hidden_tiles_is_the_same_match() -> None:
         seat = match.to_act
         view = PlayerView.of(match, seat, 0)
         real = match.to_dict()
-        copy = Match.from_view(view, match.hand(1 - seat), [ALL_TILES[TILE_INDEX_OF[t]] for t in real["boneyard"]])
+        copy = match_from_view(view, match.hand(1 - seat), [ALL_TILES[TILE_INDEX_OF[t]] for t in real["boneyard"]])
         assert copy.legal_actions() == match.legal_actions()
         assert PlayerView.of(copy, seat, 0).history == view.history
         for key in ("phase", "round", "balances", "hands", "boneyard", "layout", "to_act", "drawn", "passes", "auction"):
@@ -333,7 +335,7 @@ def test_bad_requests_to_a_bot_are_bot_errors() -> None:
 
 def test_choose_is_thread_safe() -> None:
     rng = random.Random(6)
-    views = []
+    views: list[PlayerView] = []
     while len(views) < 12:
         match = Match()
         bot_moves(match, (3, 3), rng, lambda m: rng.random() < 0.1)
@@ -414,7 +416,7 @@ def test_the_fast_play_out_makes_the_same_moves_as_level_2_through_apply() -> No
         world = determinize(PlayerView.of(match, match.to_act, 0), rng)
         slow, fast = world.clone(), world.clone()
         rollout(slow, random.Random(i))
-        fast.play_out_round(random.Random(i).random)
+        play_out_round(fast, random.Random(i).random)
         a, b = slow.to_dict(), fast.to_dict()
         for key in ("balances", "hands", "boneyard", "layout", "phase", "jockey", "outcome", "to_act"):
             assert a[key] == b[key], key
@@ -473,7 +475,8 @@ def test_level_3_bids_exactly_when_its_measured_lead_value_exceeds_the_cost() ->
     assert view.auction is not None and view.auction.bid is None  # the first bidder: a bid of 15 costs 15
     assert lead_value(view) == LEAD_BASE + LEAD_PER_POINT * best_opening_score(view) <= 12.0
     assert best_opening_score(view) in (0, 5, 10)
-    assert isinstance(auction_by_value(view, 15.5), Bid) and auction_by_value(view, 15.5).amount == 15
+    bid = auction_by_value(view, 15.5)
+    assert isinstance(bid, Bid) and bid.amount == 15
     assert isinstance(auction_by_value(view, 15.0), Decline)  # not worth more than it costs
     facing = next(v for v in _auction_views(60) if v.auction is not None and v.auction.bid == 15
                   and v.auction.jockey == v.seat)

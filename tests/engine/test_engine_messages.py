@@ -53,10 +53,11 @@ from engine import (
 )
 from engine import errors as E
 from engine.bots import choose
-from engine.errors import DIAGNOSTICS, MESSAGES, REFUSALS
+from engine.bots.knowledge import match_from_view
+from engine.errors import DIAGNOSTICS, MESSAGES, REFUSALS, ScenarioError
 from engine.events import ABORT_REASONS, RESTARTED_WHILE_RUNNING
 from engine.replay import replay_file
-from engine.scenario import ScenarioError, parse_scenario, step_action
+from engine.scenario import parse_scenario, step_action
 from engine.snapshot import restore_text, save_text
 
 ENGINE = Path(E.__file__).resolve().parent
@@ -123,6 +124,7 @@ def test_the_refusals_are_the_catalogs_sentences_marked_for_translation() -> Non
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_":
                 assert len(node.args) == 1 and isinstance(node.args[0], ast.Constant), ast.unparse(node)
+                assert isinstance(node.args[0].value, str)
                 marked.add(node.args[0].value)
     assert marked == set(REFUSALS) | set(ABORT_REASONS), "exactly what a player meets is marked with N_"
     assert E.N_("x {y}") == "x {y}"
@@ -284,7 +286,7 @@ MALFORMED: list[tuple[str, Callable[[Path], object]]] = [
     ("config handover", lambda tmp: MatchConfig(handover=1)),  # type: ignore[arg-type]
     ("deal sizes", lambda tmp: Deal.from_names([HANDS[0][:6], HANDS[1]], BONEYARD)),
     ("deal tiles", lambda tmp: Deal.from_names([[*HANDS[0][:6], HANDS[1][0]], HANDS[1]], BONEYARD)),
-    ("deal tile type", lambda tmp: Deal(((*GOOD_DEAL.hands[0][:6], (0, 0)), GOOD_DEAL.hands[1]), GOOD_DEAL.boneyard)),
+    ("deal tile type", lambda tmp: Deal(((*GOOD_DEAL.hands[0][:6], (0, 0)), GOOD_DEAL.hands[1]), GOOD_DEAL.boneyard)),  # type: ignore[arg-type]
     ("deal permutation", lambda tmp: Deal.from_indices([0] * 28)),
     ("deal hands", lambda tmp: Deal.from_names([HANDS[0], HANDS[1], []], BONEYARD)),
     ("deal data", lambda tmp: Deal.from_dict("deal")),
@@ -309,7 +311,7 @@ MALFORMED: list[tuple[str, Callable[[Path], object]]] = [
     ("scenario do", lambda tmp: parse_scenario({"steps": [{"t": 0, "do": "dance"}]})),
     ("scenario backwards", lambda tmp: parse_scenario({"steps": [{"t": 5, "do": "tick"}, {"t": 4, "do": "tick"}]})),
     ("scenario balances list", lambda tmp: parse_scenario({"config": {"balances": [1]}, "steps": []})),
-    ("view fill", lambda tmp: Match.from_view(_started_view(), [], [])),
+    ("view fill", lambda tmp: match_from_view(_started_view(), [], [])),
     ("bot nothing to decide", lambda tmp: choose(PlayerView.of(Match(), 0, 0), 2, random.Random(1))),
     ("bot level", lambda tmp: choose(_started_view(), 5, random.Random(1))),
 ]

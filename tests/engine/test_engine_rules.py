@@ -24,6 +24,8 @@ from engine import (
     NS_PER_MS,
     NS_PER_S,
     Accept,
+    Action,
+    AuctionView,
     BadAmount,
     Bid,
     CannotDraw,
@@ -32,6 +34,7 @@ from engine import (
     Decline,
     Draw,
     EndReason,
+    Event,
     IllegalAction,
     IllegalPlay,
     Layout,
@@ -43,6 +46,7 @@ from engine import (
     MustPlayDrawn,
     NoDeal,
     NotYourTurn,
+    Outcome,
     Pass,
     Phase,
     Play,
@@ -90,7 +94,7 @@ def deal(h0: str, h1: str, first: str = "") -> Deal:
     return Deal.from_names(hands, head + rest)
 
 
-def refused(match: Match, action, now_ns: int, exc: type[IllegalAction]) -> IllegalAction:
+def refused(match: Match, action: Action, now_ns: int, exc: type[IllegalAction]) -> IllegalAction:
     """Apply ``action``; it must raise exactly ``exc`` (with its code) and change nothing."""
     before = copy.deepcopy(match.to_dict())
     legal_before = match.legal_actions()
@@ -105,7 +109,7 @@ def refused(match: Match, action, now_ns: int, exc: type[IllegalAction]) -> Ille
     return info.value
 
 
-def transfers(events) -> list[tuple[int, int, int, str]]:
+def transfers(events: list[Event]) -> list[tuple[int, int, int, str]]:
     return [(e.payer, e.payee, e.points, e.reason.value) for e in events if isinstance(e, Transfer)]
 
 
@@ -224,10 +228,30 @@ LINE_6_VS_6 = line_layout(  # hands [2|4] (6) and [0|2] [0|4] (6): open ends 1 a
 )
 
 
-def started(config: MatchConfig | None = None, d: Deal = DEAL_AUCTION, now: int = 0, player=None) -> Match:
+def started(config: MatchConfig | None = None, d: Deal = DEAL_AUCTION, now: int = 0, player: int | None = None) -> Match:
     m = Match(config, boot_id="boot-A")
     m.apply(Start(player, d), now)
     return m
+
+
+def _over(m: Match) -> Outcome:
+    """The match's outcome (it must be over)."""
+    assert m.outcome is not None
+    return m.outcome
+
+
+def _auction_of(m: Match) -> AuctionView:
+    """The auction in progress (there must be one)."""
+    view = m.auction()
+    assert view is not None
+    return view
+
+
+def _deadline(m: Match) -> int:
+    """The running clock's deadline (a clock must run)."""
+    deadline = m.deadline_ns()
+    assert deadline is not None
+    return deadline
 
 
 # =============================================================================================
@@ -253,7 +277,7 @@ def test_deal_is_7_7_and_a_boneyard_of_14_drawn_in_order() -> None:
 
 def test_shuffle_deal_gives_valid_deterministic_and_varied_deals() -> None:
     seen = set()
-    in_hand0 = Counter()
+    in_hand0: Counter[Tile] = Counter()
     for seed in range(2000):
         d = shuffle_deal(random.Random(seed))
         assert (len(d.hands[0]), len(d.hands[1]), len(d.boneyard)) == (7, 7, 14)
@@ -538,7 +562,7 @@ def test_blocked_settlement_capped_and_payer_at_zero_loses() -> None:
     events = m.apply(Pass(1), 2 * S)
     assert transfers(events) == [(1, 0, 10, "blocked")]
     assert m.balances == (300, 0) and m.is_over
-    assert m.outcome.winner == 0 and m.outcome.reason is EndReason.BALANCE
+    assert _over(m).winner == 0 and _over(m).reason is EndReason.BALANCE
 
 
 def test_balances_always_sum_to_their_start_total_in_random_matches() -> None:
@@ -636,7 +660,7 @@ def test_after_a_domino_the_next_round_opens_by_auction() -> None:
     m.apply(Play(0, T("1|6"), P("1|4", "low")), 2 * S)
     m.apply(Start(1, DEAL_P1_SIXES), 3 * S)  # player 1 holds [6|6] but there is no ranked opening
     assert m.phase is Phase.AUCTION and m.to_act == 1 and m.round == 2
-    assert m.auction().jockey == 0 and m.opening_tile is None
+    assert _auction_of(m).jockey == 0 and m.opening_tile is None
     m.apply(Decline(1), 4 * S)
     assert m.to_act == 0 and len(m.legal_actions()) == 7  # the jockey opens with any tile
     m.apply(Play(0, T("0|1"), None), 5 * S)
@@ -706,6 +730,7 @@ def test_blocked_round_in_real_play_settles_then_next_round_ranked() -> None:
         parts = step.split()
         player = int(parts[0])
         now = (i + 1) * S
+        action: Action
         if parts[1] == "D":
             action = Draw(player)
         elif parts[1] == "X":
@@ -770,7 +795,7 @@ def test_bid_amounts_at_least_15_multiples_of_5_raise_at_least_5() -> None:
     refused(m, Bid(0, 17), 2 * S, BadAmount)
     m.apply(Bid(0, 25), 2 * S)  # a raise of 10 is fine
     refused(m, Bid(1, 28), 3 * S, BadAmount)
-    assert m.auction().bid == 25 and m.auction().bidder == 0
+    assert _auction_of(m).bid == 25 and _auction_of(m).bidder == 0
 
 
 def test_decline_only_as_the_first_auction_action() -> None:
@@ -837,7 +862,7 @@ def test_auction_view_costs_apply_the_credit_only_to_the_jockey() -> None:
     # A jockey's bid is always a raise (>= 20); a 15 would cost 0, never less.
     m = _auction()
     m.apply(Bid(1, 15), 1 * S)
-    view = m.auction()
+    view = _auction_of(m)
     assert view.cost(0, 15) == 0 and view.cost(0, 20) == 5 and view.cost(1, 20) == 20
     assert view.max_bid == (165, 150)
 
@@ -867,7 +892,7 @@ def test_all_in_payment_loses_at_once_before_the_opening() -> None:
     events = m.apply(Accept(1), 2 * S)
     assert transfers(events) == [(0, 1, 20, "auction")]
     assert m.balances == (0, 300) and m.is_over and m.layout.is_empty
-    assert m.outcome.winner == 1 and m.outcome.reason is EndReason.BALANCE and m.outcome.rated
+    assert _over(m).winner == 1 and _over(m).reason is EndReason.BALANCE and _over(m).rated
     refused(m, Play(0, T("2|4"), None), 3 * S, MatchIsOver)
 
 
@@ -879,7 +904,7 @@ def test_jockey_all_in_after_credit_loses_at_once() -> None:
     m.apply(Bid(0, 20), 2 * S)
     events = m.apply(Accept(1), 3 * S)
     assert transfers(events) == [(0, 1, 5, "auction")]
-    assert m.is_over and m.outcome.winner == 1 and m.layout.is_empty
+    assert m.is_over and _over(m).winner == 1 and m.layout.is_empty
 
 
 # =============================================================================================
@@ -989,21 +1014,21 @@ def test_command_1ns_before_the_deadline_counts() -> None:
 
 def test_command_exactly_at_the_deadline_loses_on_time() -> None:
     m = started(d=DEAL_P1_SIXES)
-    deadline = m.deadline_ns()
+    deadline = _deadline(m)
     with pytest.raises(MatchIsOver) as info:
         m.apply(Play(1, T("6|6"), None), deadline)
     assert info.value.code == "match_over"
-    assert m.is_over and m.outcome.winner == 0 and m.outcome.reason is EndReason.TIME and m.outcome.rated
+    assert m.is_over and _over(m).winner == 0 and _over(m).reason is EndReason.TIME and _over(m).rated
     assert m.bank_ns(1, deadline + 5 * S) == 0 and m.layout.is_empty and m.clock_running is None
 
 
 def test_advance_flags_at_the_deadline() -> None:
     m = _auction()
-    deadline = m.deadline_ns()
+    deadline = _deadline(m)
     assert m.advance(deadline - 1) == [] and not m.is_over
     events = m.advance(deadline + 7 * S)
-    assert events == [MatchEnded(m.outcome, deadline)]
-    assert m.outcome.winner == 0 and m.outcome.reason is EndReason.TIME
+    assert events == [MatchEnded(_over(m), deadline)]
+    assert _over(m).winner == 0 and _over(m).reason is EndReason.TIME
     assert m.bank_ns(1, deadline + 7 * S) == 0 and m.bank_ns(0, deadline) == BANK
     assert m.advance(deadline + 8 * S) == []
 
@@ -1011,12 +1036,12 @@ def test_advance_flags_at_the_deadline() -> None:
 def test_resign_charges_the_running_clock() -> None:
     m = _auction()  # player 1's clock runs from 0
     events = m.apply(Resign(1), 25 * S)
-    assert m.outcome.winner == 0 and m.outcome.reason is EndReason.RESIGN and m.outcome.rated
-    assert [e for e in events if isinstance(e, MatchEnded)] == [MatchEnded(m.outcome, 25 * S)]
+    assert _over(m).winner == 0 and _over(m).reason is EndReason.RESIGN and _over(m).rated
+    assert [e for e in events if isinstance(e, MatchEnded)] == [MatchEnded(_over(m), 25 * S)]
     assert m.bank_ns(1, 30 * S) == BANK - 15 * S
     m = _auction()
     m.apply(Resign(0), 25 * S)  # the waiting player resigns: the running clock is still charged
-    assert m.outcome.winner == 1 and m.bank_ns(1, 30 * S) == BANK - 15 * S and m.bank_ns(0, 30 * S) == BANK
+    assert _over(m).winner == 1 and m.bank_ns(1, 30 * S) == BANK - 15 * S and m.bank_ns(0, 30 * S) == BANK
 
 
 def test_nothing_pauses_a_running_clock_reading_state_or_refusals() -> None:
@@ -1057,7 +1082,7 @@ def test_restart_same_boot_past_the_deadline_loses_on_time() -> None:
     m2, events = Match.restore(m.to_dict(), boot_id="boot-A", now_ns=500 * S)
     assert [type(e) for e in events] == [MatchEnded]
     assert events[0].at_ns == DELAY + BANK
-    assert m2.outcome.winner == 0 and m2.outcome.reason is EndReason.TIME and m2.bank_ns(1, 500 * S) == 0
+    assert _over(m2).winner == 0 and _over(m2).reason is EndReason.TIME and m2.bank_ns(1, 500 * S) == 0
 
 
 def test_restart_other_boot_with_running_clock_aborts_unrated() -> None:
@@ -1065,8 +1090,8 @@ def test_restart_other_boot_with_running_clock_aborts_unrated() -> None:
     m.apply(Bid(1, 15), 5 * S)
     m2, events = restore_text(save_text(m), boot_id="boot-B", now_ns=500 * S)
     assert [type(e) for e in events] == [MatchEnded]
-    assert m2.is_over and m2.outcome.winner is None and m2.outcome.reason is EndReason.ABORTED
-    assert not m2.outcome.rated
+    assert m2.is_over and _over(m2).winner is None and _over(m2).reason is EndReason.ABORTED
+    assert not _over(m2).rated
     assert m2.bank_ns(0, 10_000 * S) == BANK and m2.bank_ns(1, 10_000 * S) == BANK  # not charged
     refused(m2, Accept(0), 600 * S, MatchIsOver)
     refused(m2, Resign(1), 600 * S, MatchIsOver)
@@ -1076,7 +1101,7 @@ def test_after_a_reboot_abort_new_boot_commands_are_refused_as_match_over() -> N
     m = _auction()
     m.apply(Bid(1, 15), 5 * S)
     m2, _ = restore_text(save_text(m), boot_id="boot-B", now_ns=2 * S)
-    assert m2.outcome.reason is EndReason.ABORTED
+    assert _over(m2).reason is EndReason.ABORTED
     refused(m2, Accept(0), 3 * S, MatchIsOver)
 
 
@@ -1084,7 +1109,7 @@ def test_restart_with_clock_going_backwards_aborts() -> None:
     m = _auction()
     m.apply(Bid(1, 15), 50 * S)
     m2, _ = Match.restore(m.to_dict(), boot_id="boot-A", now_ns=10 * S)
-    assert m2.outcome.reason is EndReason.ABORTED and m2.outcome.winner is None and not m2.outcome.rated
+    assert _over(m2).reason is EndReason.ABORTED and _over(m2).winner is None and not _over(m2).rated
 
 
 def test_restart_other_boot_without_running_clock_continues() -> None:
@@ -1108,7 +1133,7 @@ def test_abort_charges_nothing_and_ends_unrated() -> None:
     m = _auction()
     events = m.abort(60 * S, "test stall")
     assert [type(e) for e in events] == [MatchEnded]
-    assert m.outcome.winner is None and m.outcome.reason is EndReason.ABORTED and not m.outcome.rated
+    assert _over(m).winner is None and _over(m).reason is EndReason.ABORTED and not _over(m).rated
     assert m.bank_ns(1, 60 * S) == BANK
     assert m.abort(61 * S, "again") == []
 
@@ -1202,14 +1227,14 @@ def test_either_player_may_start_and_continue() -> None:
 def test_either_player_may_resign_at_any_time() -> None:
     m = Match()
     m.apply(Resign(0), 0)  # even before the first Start
-    assert m.outcome.winner == 1 and m.outcome.reason is EndReason.RESIGN
+    assert _over(m).winner == 1 and _over(m).reason is EndReason.RESIGN
     m = _auction()
     m.apply(Decline(1), 1 * S)
     m.apply(Resign(1), 2 * S)  # not player 1's turn
-    assert m.outcome.winner == 0
+    assert _over(m).winner == 0
     m = started(MatchConfig(handover=True), d=DEAL_P1_SIXES)
     m.apply(Resign(0), 1 * S)  # during a hand-over
-    assert m.outcome.winner == 1
+    assert _over(m).winner == 1
 
 
 def test_everything_after_match_over_is_refused() -> None:
@@ -1274,9 +1299,11 @@ def test_must_pass_is_the_play_turn_that_has_only_a_pass_also_seen_from_its_hand
             legal = m.legal_actions()
             player = m.to_act
             if m.phase is Phase.PLAY:
+                assert player is not None
                 assert m.must_pass() == (legal == (Pass(player),))
                 seen_play += m.must_pass()
             elif m.phase is Phase.HANDOVER and m.pending_phase is Phase.PLAY and m.must_pass():
+                assert player is not None
                 m.apply(Reveal(player), 0)
                 assert m.legal_actions() == (Pass(player),)
                 seen_handover += 1

@@ -146,7 +146,8 @@ class MatchMachine(RuleBasedStateMachine):
     def balances_add_up(self) -> None:
         balances = self.match.balances
         assert sum(balances) == self.total and min(balances) >= 0
-        if self.match.is_over and self.match.outcome.reason.value == "balance":
+        outcome = self.match.outcome
+        if outcome is not None and outcome.reason.value == "balance":
             assert 0 in balances
 
     @invariant()
@@ -203,4 +204,4 @@ MatchMachine.TestCase.settings = settings(
     max_examples=150, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 TestMatchMachine = MatchMachine.TestCase
-TestMatchMachine.pytestmark = [pytest.mark.slow]
+TestMatchMachine.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]

@@ -147,8 +147,8 @@ def test_commands_refuse_a_player_that_is_not_0_or_1(player: object) -> None:
         ((0, Tile(7, 7)), UnknownTile),
         ((0, T14, "1|1 lineB"), Malformed),
         ((0, T14, (Tile(1, 1), Slot.LINE_B)), Malformed),
-        ((0, T14, Point(Tile(1, 1), "lineB")), Malformed),
-        ((0, T14, Point("1|1", Slot.LINE_B)), Malformed),
+        ((0, T14, Point(Tile(1, 1), "lineB")), Malformed),  # type: ignore[arg-type]
+        ((0, T14, Point("1|1", Slot.LINE_B)), Malformed),  # type: ignore[arg-type]
         ((0, T14, Point(Tile(9, 9), Slot.LINE_B)), UnknownTile),
     ],
 )
@@ -170,7 +170,7 @@ def test_start_refuses_what_is_not_a_deal_and_replace_checks_too() -> None:
     with pytest.raises(Malformed):
         dataclasses.replace(Draw(0), player=3)
     with pytest.raises(Malformed):
-        dataclasses.replace(Play(0, T14), tile="1|4")
+        dataclasses.replace(Play(0, T14), tile="1|4")  # type: ignore[arg-type]
 
 
 def test_play_indices_follow_the_fields() -> None:

@@ -338,8 +338,10 @@ def test_arrays_nested_hundreds_deep_give_defaults_and_a_reason(tmp_path: Path) 
     assert loaded.config == HardwareConfig()
     (warning,) = loaded.warnings
     assert (warning.key, warning.line) == ("config", None)
-    assert warning.message == Notice("cannot parse the file ({error}); using hardware defaults",
-                                     {"error": "RecursionError: maximum recursion depth exceeded"})
+    # CPython's wording after the name varies (under coverage: "... while calling a Python object")
+    assert warning.message is not None
+    assert warning.message.msgid == "cannot parse the file ({error}); using hardware defaults"
+    assert str(warning.message.params["error"]).startswith("RecursionError: maximum recursion depth exceeded")
     path = tmp_path / "deep.toml"
     path.write_text(text, encoding="utf-8")
     assert load_config(path).warnings == loaded.warnings

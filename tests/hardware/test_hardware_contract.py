@@ -61,6 +61,7 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[InputRig]:
         factory = ports.pin_factory
 
         def press(player: int | None, button: Button) -> None:
+            assert player is not None and ports.keys is not None
             if kind == "keyboard":
                 ports.keys.key_down(keys[(player, button)])
                 ports.keys.key_up(keys[(player, button)])
@@ -86,7 +87,7 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[InputRig]:
         board = PtyBoard(tmp_path / "panel")
         board.plug()
         opener = url_opener(str(board.link))
-        send = board.send
+        send = board.send  # type: ignore[assignment]
     panel = SerialPanel(opener, queue, backoff=Backoff(0.005, 2, 0.05), hello_interval=0.05).start()
     assert panel.wait_until(lambda p: p.status is PanelStatus.CONNECTED, WAIT)
 
@@ -121,7 +122,7 @@ def test_both_players_at_once(rig: InputRig) -> None:
     rig.press(0, Button.RAISE)
     rig.press(1, Button.RAISE)
     assert rig.settled(2)
-    assert sorted(e.player for e in rig.queue.drain()) == [0, 1]
+    assert sorted(e.player for e in rig.queue.drain() if e.player is not None) == [0, 1]
 
 
 def test_nothing_pressed_nothing_queued(rig: InputRig) -> None:

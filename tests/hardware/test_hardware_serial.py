@@ -390,7 +390,12 @@ def test_socket_url_and_server_restart(queue: EventQueue) -> None:
             assert queue.wait(1, WAIT)
             assert [(e.player, e.button) for e in queue.drain()] == [(1, Button.RAISE)]
             conn.close()  # the board goes away; the panel reconnects to the server
-            assert panel.wait_until(lambda p, r=round_: p.stats.disconnects > r, WAIT)
+            done = round_
+
+            def reconnected(p: SerialPanel, done: int = done) -> bool:
+                return p.stats.disconnects > done
+
+            assert panel.wait_until(reconnected, WAIT)
     finally:
         panel.close()
         server.close()

@@ -104,15 +104,17 @@ def test_arrays_nested_500_deep_give_defaults_and_a_reason_not_a_crash(tmp_path:
     """tomllib raises RecursionError on 500 nested arrays; before the fix it escaped and the service looped."""
     loaded = parse_config_text(DEEP)
     assert loaded.config == KioskConfig()
-    assert loaded.warnings == (Notice("the configuration file cannot be used ({error}); using defaults",
-                                      {"error": "RecursionError: maximum recursion depth exceeded"}),)
+    # CPython's wording after the name varies (under coverage: "... while calling a Python object")
+    (warning,) = loaded.warnings
+    assert warning.msgid == "the configuration file cannot be used ({error}); using defaults"
+    assert str(warning.params["error"]).startswith("RecursionError: maximum recursion depth exceeded")
     path = tmp_path / "deep.toml"
     path.write_text(DEEP, encoding="utf-8")
     assert load_config(path).warnings == loaded.warnings
     done = subprocess.run([sys.executable, "-m", "kiosk.config", "--check", str(path)], capture_output=True, text=True)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
-    assert "cannot be used (RecursionError: maximum recursion depth exceeded); using defaults" in done.stdout
+    assert "cannot be used (RecursionError: maximum recursion depth exceeded" in done.stdout
 
 
 def test_a_check_that_fails_unexpectedly_gives_defaults_and_a_reason() -> None:

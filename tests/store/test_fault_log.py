@@ -93,7 +93,7 @@ def test_a_restart_on_a_card_that_cannot_be_written_resumes_from_the_log_and_wri
         blocker.close()
     again.sync(resumed.match, last + 10 * S)  # the back-off's next attempt opens the journal
     assert again.state.saving and again.state.problem is None
-    stored = again.journal.commands(resumed.match_id or again.current.match_id)  # type: ignore[union-attr, arg-type]
+    stored = again.journal.commands(resumed.match_id or again.current.match_id)
     assert [e.snapshot for e in stored[: len(shown)]] == shown
     assert stored[len(shown)].step["do"] == "restart"
     assert [resumed.match.bank_ns(p, last + 4 * S) for p in (0, 1)] == banks  # only the 4 s down were charged

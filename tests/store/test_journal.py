@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,7 +72,7 @@ def test_a_write_survives_a_process_that_is_killed_right_after_it(tmp_path: Path
         "j.record(m, 1, {'do': 'start'}, 'snap', 1, 'b', 1.0)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
-    proc = subprocess.run([os.sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], timeout=30)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], timeout=30)
     assert proc.returncode == -9
     with Journal.open(db) as j:
         point = j.unfinished()
@@ -103,6 +103,7 @@ def test_a_damaged_last_row_is_detected_and_the_match_resumes_from_the_one_befor
     play_until(table, lambda m: m.clock_running is not None)
     rows = j.commands(table.recorder.match_id)
     last = rows[-1]
+    assert last.snapshot is not None
     # bit rot / a torn page: the last row's snapshot changes under its checksum
     with j.database.transaction() as conn:
         conn.execute("UPDATE entries SET snapshot = ? WHERE match_id = ? AND seq = ?",
@@ -139,7 +140,8 @@ def test_a_torn_write_ahead_log_loses_only_the_unfinished_transaction(tmp_path: 
         f.truncate(wal.stat().st_size - 100)
     with Journal.open(cut / "journal.sqlite3") as again:
         point = again.unfinished()
-        assert point is not None and point.seq == 4 and point.snapshot.startswith("snapshot 4")
+        assert point is not None and point.seq == 4 and point.snapshot is not None
+        assert point.snapshot.startswith("snapshot 4")
         assert all(e.intact for e in again.commands(mid))
 
 

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def stored_final_state(journal: Journal, match_id: int) -> dict:
     last = journal.commands(match_id)[-1]
+    assert last.snapshot is not None
     return state_json(Match.from_dict(json.loads(last.snapshot)), last.arrival_ns)
 
 

@@ -23,10 +23,11 @@ from journal_support import (
 )
 
 from engine.snapshot import save_text
+from hardware.backoff import Backoff
 from kiosk.i18n import Text
 from kiosk.store.errors import StoreDamaged
 from kiosk.store.journal import Journal
-from kiosk.store.keeper import Backoff, JournalKeeper, SavingState
+from kiosk.store.keeper import JournalKeeper, SavingState, retry_backoff
 from kiosk.store.resume import resume
 from kiosk.store.schema import SCHEMA_VERSION
 
@@ -50,7 +51,7 @@ def stored_rows(journal: Journal, match_id: int) -> list[tuple[object, ...]]:
     return [(r.seq, r.step, r.snapshot) for r in rows]
 
 
-def recorded_rows(table) -> list[tuple[object, ...]]:  # type: ignore[no-untyped-def]
+def recorded_rows(table) -> list[tuple[object, ...]]:
     return [(i, e.step, e.snapshot) for i, e in enumerate(table.recorder.rows, start=1)]
 
 
@@ -215,6 +216,7 @@ def _two_players_one_finished_match(keeper: JournalKeeper) -> tuple[int, int, in
     ann, bo = players.create("Ann"), players.create("Bo")
     first = kept_table(keeper, seed=11, players=(ann.id, bo.id))
     play_until(first, lambda m: False)
+    assert keeper.path is not None
     assert first.recorder.finished and (keeper.path.parent / "journal.sqlite3.backup-1").exists()
     return ann.id, bo.id, first.now
 
@@ -443,9 +445,10 @@ def test_no_journal_on_purpose_shows_nothing(tmp_path: Path) -> None:
 
 
 def test_backoff_doubles_from_a_second_to_a_minute() -> None:
-    b = Backoff()
-    assert [b.delay_ns(n) // S for n in range(1, 10)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
-    assert Backoff(first_ns=S // 2, max_ns=3 * S).delay_ns(4) == 3 * S
+    b = retry_backoff()
+    assert [b.delay(n) for n in range(0, 10)] == [1, 1, 2, 4, 8, 16, 32, 60, 60, 60]
+    assert Backoff(0.5, 2.0, 3.0).delay(4) == 3.0 and Backoff(0.5, 1.0, 3.0).delay(10**9) == 0.5
+    assert retry_backoff().delay(10**6) == 60  # no overflow after many failures
 
 
 def test_close_writes_a_match_kept_in_memory_into_a_journal_that_could_never_be_opened(tmp_path: Path) -> None:
@@ -483,7 +486,7 @@ def test_a_finished_match_written_and_backed_up_is_let_go_at_once(tmp_path: Path
     keeper.sync(second.match, second.now)
     old_match, old_recorder = first.match, first.recorder
     assert old_recorder not in keeper._recorders and old_recorder.watched is None
-    assert old_match.listener is None  # type: ignore[attr-defined]
+    assert old_match.listener is None
     gone = weakref.ref(old_match)
     gc.disable()
     try:

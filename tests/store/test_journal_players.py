@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from kiosk.store.ratings import Rating, rate_match
 
 
 @pytest.fixture
-def journal(tmp_path: Path) -> Journal:
+def journal(tmp_path: Path) -> Iterator[Journal]:
     j = Journal.open(tmp_path / "journal.sqlite3")
     yield j
     j.close()
@@ -51,7 +52,9 @@ def test_names_are_cleaned_unique_and_renamable(journal: Journal) -> None:
         assert (info.value.text.msgid, info.value.text.params) == (msgid, params)
     bo = players.create("Bo")
     assert [p.name for p in players.list()] == ["Ann Lee", "Bo"]
-    assert players.rename(bo.id, "Bob").name == "Bob" and players.find("BOB").id == bo.id
+    assert players.rename(bo.id, "Bob").name == "Bob"
+    found = players.find("BOB")
+    assert found is not None and found.id == bo.id
     with pytest.raises(PlayerNameError) as info:
         players.rename(bo.id, "ANN LEE")
     assert info.value.text.msgid == 'The name "{name}" is taken.' and info.value.text.params == {"name": "ANN LEE"}
@@ -149,7 +152,8 @@ def test_a_rating_that_fails_leaves_the_match_unfinished(journal: Journal) -> No
     assert not record.finished and record.winner is None and record.ended_wall is None
     assert [e.snapshot for e in journal.commands(mid)] == ["s1", "s2"]  # nothing of the finish was kept
     assert (players.get(ann.id).games, players.get(ann.id).rating) == (0, 1500.0)
-    assert journal.unfinished().match_id == mid
+    unfinished = journal.unfinished()
+    assert unfinished is not None and unfinished.match_id == mid
 
 
 def test_a_finish_that_fails_leaves_the_players_unrated(journal: Journal) -> None:
@@ -179,15 +183,18 @@ def test_history_lists_date_opponent_result_reason_and_rating_change(journal: Jo
     rows = players.history(ann.id)
     assert [r.match_id for r in rows] == [m5, m4, m3, m2, m1]
     by = {r.match_id: r for r in rows}
+    change1, change2, detail4 = by[m1].rating_change, by[m2].rating_change, by[m4].detail
+    assert change1 is not None and change2 is not None and detail4 is not None
     assert by[m1].result == "win" and by[m1].opponent == "Bo" and by[m1].reason == "balance" and by[m1].rated
-    assert by[m1].rating_change > 0 and by[m1].date_wall == 1000.0 and by[m1].seat == 0
-    assert by[m2].result == "win" and by[m2].seat == 1 and by[m2].reason == "resign" and by[m2].rating_change > 0
+    assert change1 > 0 and by[m1].date_wall == 1000.0 and by[m1].seat == 0
+    assert by[m2].result == "win" and by[m2].seat == 1 and by[m2].reason == "resign" and change2 > 0
     assert by[m3].result == "loss" and by[m3].opponent == "Guest" and not by[m3].rated and by[m3].rating_change is None
-    assert by[m4].result == "aborted" and by[m4].rating_change is None and "machine restarted" in by[m4].detail
+    assert by[m4].result == "aborted" and by[m4].rating_change is None and "machine restarted" in detail4
     assert by[m5].result == "unfinished" and by[m5].entries == 1 and by[m1].entries == 0
     bo_rows = {r.match_id: r for r in players.history(bo.id)}
-    assert bo_rows[m1].result == "loss" and bo_rows[m1].rating_change < 0
-    assert players.get(ann.id).rating == pytest.approx(1500 + by[m1].rating_change + by[m2].rating_change)
+    bo_change = bo_rows[m1].rating_change
+    assert bo_rows[m1].result == "loss" and bo_change is not None and bo_change < 0
+    assert players.get(ann.id).rating == pytest.approx(1500 + change1 + change2)
 
 
 def test_a_final_sync_that_fails_keeps_its_rows_and_a_retry_finishes_and_rates(journal: Journal) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ S = NS_PER_S
 
 
 @pytest.fixture
-def journal(tmp_path: Path) -> Journal:
+def journal(tmp_path: Path) -> Iterator[Journal]:
     j = Journal.open(tmp_path / "journal.sqlite3")
     yield j
     j.close()
@@ -64,6 +65,7 @@ def test_same_boot_a_long_downtime_ends_the_match_on_time(journal: Journal) -> N
     r = resume(journal, "boot-a", table.now + 10 * 60 * S)
     assert r is not None and r.match.is_over
     o = r.match.outcome
+    assert o is not None
     assert o.reason is EndReason.TIME and o.winner == 1 - player and o.rated
     assert r.message.msgid == ("The kiosk restarted; {player}'s time ran out while it was down ({down}): "
                                "{other} wins on time.")
@@ -81,6 +83,7 @@ def test_another_boot_while_a_clock_runs_aborts_unrated_and_records_why(journal:
     r = resume(journal, "boot-b", 5 * S)
     assert r is not None and r.aborted
     o = r.match.outcome
+    assert o is not None
     assert o.winner is None and not o.rated and "machine restarted" in o.detail
     assert r.message.msgid == ("The machine restarted while {player}'s clock was running: "
                                "the match is aborted without a result.")
@@ -90,7 +93,7 @@ def test_another_boot_while_a_clock_runs_aborts_unrated_and_records_why(journal:
     assert r.match.bank_ns(player, 5 * S) == bank  # the unproven decision is charged nothing
     record = journal.match(r.match_id)
     assert record.finished and record.reason == "aborted" and record.rated is False
-    assert "machine restarted" in record.detail
+    assert record.detail is not None and "machine restarted" in record.detail
     row = journal.commands(r.match_id)[-1]
     assert row.step["do"] == "restart" and row.step["same_boot"] is False and "machine restarted" in row.step["reason"]
     assert players.get(ann.id).games == 0 and players.get(ann.id).rating == 1500  # never rated
@@ -122,7 +125,8 @@ def test_another_boot_with_no_clock_running_continues(journal: Journal) -> None:
 def test_a_monotonic_clock_that_went_backwards_in_the_same_boot_aborts(journal: Journal) -> None:
     table = running_table(journal)
     r = resume(journal, "boot-a", table.now - 1 * S)
-    assert r is not None and r.aborted and r.match.outcome.detail == "the monotonic clock went backwards"
+    assert r is not None and r.aborted and r.match.outcome is not None
+    assert r.match.outcome.detail == "the monotonic clock went backwards"
     assert r.message.msgid == ("The kiosk's clock went backwards while {player}'s clock was running: "
                                "the match is aborted without a result.")
     assert r.message.params == {"player": f"Player {table.match.clock_running + 1}"}

@@ -68,7 +68,8 @@ def test_reset_forgets_the_last_beat() -> None:
     d.reset()
     assert d.beat(100 * S, True) is None
     d.reset(200 * S)  # a new baseline: the gap from it counts again
-    assert d.beat(203 * S, True).params == {"gap": "3.0 s", "limit": "2.0 s"}
+    late = d.beat(203 * S, True)
+    assert late is not None and late.params == {"gap": "3.0 s", "limit": "2.0 s"}
 
 
 def test_a_limit_must_be_positive() -> None:

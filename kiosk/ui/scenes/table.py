@@ -15,6 +15,7 @@ from typing import ClassVar
 import pygame
 
 from engine import Draw, Match, Phase, Point, Tile
+from hardware.serial_panel import PanelStatus
 from kiosk.i18n import Translator
 from kiosk.i18n.messages import as_text
 from kiosk.table.computer import computer_name
@@ -340,9 +341,7 @@ class TableScene(Scene):
 
     @staticmethod
     def _panel_line(t: Translator, panel_state: str) -> str:
-        states = {"connected": t._("connected"), "handshaking": t._("handshaking"),
-                  "disconnected": t._("disconnected"), "incompatible": t._("incompatible")}
-        return t._("Panel: {state}", state=states.get(panel_state, panel_state))
+        return t._("Panel: {state}", state=t(as_text(PanelStatus(panel_state).notice)))
 
     def _sidebar_halves(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
         """Table orientation: the sidebar twice, each half facing its player (round, end count, Rules)."""

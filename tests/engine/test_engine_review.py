@@ -193,6 +193,7 @@ def test_the_luck_adds_up_to_the_real_result() -> None:
     assert luck["adjusted"] == pytest.approx(luck["result"] - luck["luck"], abs=0.01)
 
 
+@pytest.mark.slow
 def test_level_1_loses_far_more_per_decision_than_level_4() -> None:
     losses: dict[int, list[float]] = {1: [], 4: []}
     for k in range(4):

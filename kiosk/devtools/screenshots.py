@@ -377,7 +377,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def keypad() -> None:  # held the owner's area (Player 1's edge) during a match: facing that edge
         play_opening()
         owner()
-        app.controller.owner.held("mouse")
+        app.controller.owner.held("mouse", simulator=False)
         for digit in "482":
             app.do(do.PinDigit(digit), clock.now())
 

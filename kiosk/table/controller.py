@@ -1,73 +1,62 @@
 """The kiosk's state and what inputs do to it, without pygame: the match lifecycle at the table.
 
-The frame loop (``kiosk.app``) hands the controller every input in arrival order (the intents of
-taps, which the scenes pass on, and the physical buttons), lets time pass (``update``) and asks
-what the screen depends on (``screen_key``) and when it must next wake (``next_due_ns``). The
-controller owns the match at the table (``session``), the journal behind its keeper (``keeper``:
-no storage fault reaches the table, it becomes the saving banner), the interface state (``ui``)
-and the named players (``desk``):
+The frame loop (``kiosk.app``) hands the controller every input in arrival order (taps as their
+hotspots' intents, which the scenes on screen offer; physical buttons as the intents they make now,
+``buttons``), lets time pass (``update``) and asks what the screen depends on (``screen_key``) and
+when it must next wake (``next_due_ns``). Every intent goes through one list of guards (``refusal``)
+and one dispatch table (``routes``: its areas' parts in ``dispatch`` and ``owner_screens``). The
+controller owns the match (``session``), the journal behind its keeper (``keeper``: a storage fault
+becomes the saving banner), the interface state (``ui``) and the named players (``desk``):
 
-- a new match starts at the ready screen and is entered in the journal at its first Start (the
-  players in the seats can change until then);
+- a new match starts at the ready screen and is entered in the journal at its first Start;
 - at start-up an unfinished match is resumed from the journal;
 - a loop that could not take commands for too long while a clock ran aborts the match (stall);
-- each transfer of points makes a chip flight (its data: who pays whom, how much, since when);
+- each transfer of points makes a chip flight (who pays whom, how much, since when);
 - between matches, the kiosk returns home after a while without input; holding the admin corner
-  (or key) long enough asks for the owner PIN, then leaves the kiosk (``owner_screens``: the keypad,
-  stopping a match, the settings editor);
-- every change the screen must show bumps ``ui.version`` (or the session's ``version``).
+  (or key) long enough asks for the owner PIN (``owner_screens``, whose decisions it applies).
 
-Beside it: ``presses`` (when an input means what the screen shows: stale inputs, repeats),
-``dispatch`` (the player screens' and the match's intents), ``texts`` (the key legend and the
-settings' lines), ``owner_screens`` and ``players`` (the owner's and the named players' screens).
+Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines),
+``players`` (the named players' screens).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
+from typing import Any
 
 from engine import NS_PER_S, Phase, Transfer
-from hardware.events import Button, InputEvent
+from hardware.events import GAME_BUTTONS, Button, InputEvent
 from hardware.state import PanelState, PlayerPanel
 from kiosk.config import KioskConfig
+from kiosk.i18n import T
 from kiosk.owner import LoadedPin
 from kiosk.store.errors import KioskStoreError
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
+from kiosk.table.buttons import STARTS, accepts, button_intent, panel_state
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
-from kiosk.table.dispatch import desk_intent, match_intent
+from kiosk.table.dispatch import DESK, INTERFACE, MATCH, ON_TO_ACT
 from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
 from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
 from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
 from kiosk.table.due import next_due_ns
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
-from kiosk.table.owner_screens import OwnerDesk
+from kiosk.table.owner_screens import OWNER, STOPPED_BY_OWNER, Decision, OwnerDesk, in_progress
 from kiosk.table.players import PlayerDesk, who
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
-from kiosk.table.presses import PressTiming, Tap
+from kiosk.table.presses import Hold, PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
 from kiosk.table.texts import key_legend, status_text
 from kiosk.timesource import Clock
-
-ON_TO_ACT = (do.StepBid, do.MaxBid, do.PlaceBid, do.Accept, do.Decline, do.TapTile, do.TapPoint, do.DrawTile,
-             do.Reveal, do.ConfirmAllIn)
-"""The match's taps that act for whoever is to act."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hold:
-    """A press being held (admin exit)."""
-
-    since_ns: int
-    source: Hashable
 
 
 class Controller:
@@ -125,9 +114,12 @@ class Controller:
         """The idle return counts from the latest input, or from the start (a resume's message stays)."""
         self.presses = PressTiming()
         """What inputs meant on the newest frame on screen, and the buttons' last presses."""
-        self.owner = OwnerDesk(self, owner_pin, config_path)
+        self.owner = OwnerDesk(self.ui, config, clock.now(), boot_id=boot_id, pin=owner_pin,
+                               config_path=config_path)
         """The owner's PIN keypad, stopping a match, the settings editor (``owner_pin``: from
         ``kiosk.owner.load_pin``, None: no PIN; ``config_path``: where Save writes, None: nowhere)."""
+        self.routes = self._routes()
+        """The one dispatch table: what each kind of intent does (``handle``)."""
         self.refresh_texts()
         self.resume()
         self.stall.reset(self.clock.now())
@@ -256,99 +248,88 @@ class Controller:
         return self.presses.tap_repeat(tap, near) or self.stale(tap.arrival_ns)
 
     def press(self, item: InputEvent) -> None:
-        """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier
-        screen, or a repeat right after a screen change, means nothing."""
+        """A physical button press (GPIO, serial panel or simulator key): the intent it makes now
+        (``button_intent``), carried out as a tap's; a press meant for an earlier screen, or a repeat
+        right after a screen change, means nothing."""
         if self.presses.repeat(item) or self.stale(item.arrival_ns):
             return
-        o = self.ui.owner
-        if (o.keypad is not None or o.confirm_stop) and not self.owner.match_in_progress():
-            return  # the owner has the screen: the buttons wait (beside a match in progress they play on)
-        arrival = self.arrival(item.arrival_ns)
-        if item.button is Button.HELP:
-            if self.ui.help_open:
-                self.ui.help_open = False
-            else:
-                self.ui.open_help()
-            self.ui.changed()
-            return
+        self.handle(self.button_intent(item.player, item.button), item.arrival_ns, button=True)
+
+    def button_intent(self, player: int | None, button: Button) -> do.Intent:
+        """What ``button`` of ``player`` (None: a kiosk button) asks for now: HELP opens or closes the
+        help, at home ACCEPT or START/CONTINUE is a new match, at the table ``buttons.button_intent``."""
+        if button is Button.HELP:
+            return do.CloseHelp() if self.ui.help_open else do.OpenHelp()
         if self.session is None:
-            if item.button in (Button.ACCEPT, Button.START_CONTINUE) and self.ui.screen == Screen.HOME:
-                self.new_match()
-            return
-        if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
-            return
-        if self.computer is not None and item.player == self.computer.seat:  # the computer's buttons are its own
-            return
-        if item.button in (Button.ACCEPT, Button.START_CONTINUE):
-            self.enter_match()  # only a Start enters the match in the journal (never a stray RAISE)
-        self.session.press(item.player, item.button, arrival)
+            return do.NewMatch() if button in STARTS and self.ui.screen == Screen.HOME else do.Noop()
+        return button_intent(self.session, player, button)
 
-    def handle(self, intent: do.Intent, now: int) -> None:
-        """Carry out a tap's ``intent`` (``now``: when the tap was taken in)."""
-        if isinstance(intent, do.Noop):
-            return
-        if (self._interface(intent) or self._navigate(intent) or self.owner.handle(intent, now)
-                or self._players(intent) or self._command(intent, now)):
-            self.ui.changed()
+    def refusal(self, intent: do.Intent, button: bool = False) -> str | None:
+        """Why ``intent`` is not taken now (None: it is), from a button or (``button`` False) a tap that
+        the screen offered; the timing guards (stale inputs, repeats) come before (``presses``)."""
+        o = self.ui.owner
+        if (o.keypad is not None or o.confirm_stop) and type(intent) not in OWNER and not self.match_in_progress():
+            return "the owner has the screen"  # beside a match in progress the players play on
+        if type(intent) not in MATCH and not isinstance(intent, do.Hint):
+            return None
+        s = self.session
+        if s is None:
+            return "no match"
+        if button and self.ui.records.picker is not None:
+            return "a name is being picked"
+        if self.computers_own(intent, s, button):
+            return "the computer's"
+        return None
 
-    def _interface(self, intent: do.Intent) -> bool:
-        """Languages and pages: the interface only (its texts are made again)."""
+    def handle(self, intent: do.Intent, now: int, *, button: bool = False) -> None:
+        """Carry out ``intent`` (a tap's, taken in at ``now``; ``button``: a physical button's, arrived
+        at ``now``) through the one dispatch table, unless a guard refuses it."""
+        route = self.routes.get(type(intent))
+        if route is None or self.refusal(intent, button) is not None:
+            return
+        route(intent, now)
+        self.ui.changed()
+
+    def _routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
+        """Intent type to handler: the areas' tables (``dispatch``, ``owner_screens``) and the screens'."""
         ui = self.ui
-        match intent:
-            case do.HostLanguage(language):
-                ui.set_host_language(language)
-            case do.PlayerLanguage(player):
-                ui.next_player_language(player)
-            case do.HelpLanguage(language):
-                ui.set_help_language(language)
-            case do.HelpPage(page):
-                ui.help_page = max(0, page)
-            case do.SettingsPage(page):
-                ui.settings_page = max(0, page)
-            case _:
-                return False
+        routes: dict[type[do.Intent], Callable[[Any, int], object]] = {}
+        routes |= {kind: partial(self._interface, f) for kind, f in INTERFACE.items()}
+        routes |= {kind: partial(self._players, f) for kind, f in DESK.items()}
+        routes |= {kind: partial(self._owner, f) for kind, f in OWNER.items()}
+        routes |= {kind: partial(self._match, f) for kind, f in MATCH.items()}
+        routes |= {
+            do.OpenHelp: lambda i, now: ui.open_help(i.player),
+            do.CloseHelp: lambda i, now: setattr(ui, "help_open", False),
+            do.OpenScoreSheet: lambda i, now: ui.open_sheet(i.player),
+            do.CloseScoreSheet: lambda i, now: setattr(ui, "sheet_open", False),
+            do.ScoreSheetPage: lambda i, now: setattr(ui, "sheet_page", max(0, i.page)),
+            do.NewMatch: lambda i, now: self.new_match(),
+            do.Rematch: lambda i, now: self.new_match(None if self.computer is None else self.computer.level),
+            do.OpenPractice: lambda i, now: ui.open_screen(Screen.PRACTICE, i.player),
+            do.PlayComputer: lambda i, now: self.new_match(i.level),
+            do.GoHome: lambda i, now: self.go_home(),
+            do.OpenSettings: lambda i, now: self._open_settings(i.player),
+            do.Hint: self._hint,
+        }
+        return routes
+
+    def _interface(self, handler: Callable[[UiState, Any], object], intent: do.Intent, now: int) -> None:
+        """Languages and pages: the interface only (its texts are made again)."""
+        handler(self.ui, intent)
         self.refresh_texts()
-        return True
 
-    def _navigate(self, intent: do.Intent) -> bool:
-        """Overlays and screens."""
-        match intent:
-            case do.OpenHelp(player):
-                self.ui.open_help(player)
-            case do.CloseHelp():
-                self.ui.help_open = False
-            case do.OpenScoreSheet(player):
-                self.ui.open_sheet(player)
-            case do.CloseScoreSheet():
-                self.ui.sheet_open = False
-            case do.ScoreSheetPage(page):
-                self.ui.sheet_page = max(0, page)
-            case do.NewMatch():
-                self.new_match()
-            case do.Rematch():
-                self.new_match(None if self.computer is None else self.computer.level)
-            case do.OpenPractice(player):
-                self.ui.screen = Screen.PRACTICE
-                self.ui.facing = player
-            case do.PlayComputer(level):
-                self.new_match(level)
-            case do.GoHome():
-                self.go_home()
-            case do.OpenSettings(player):
-                self.ui.screen = Screen.SETTINGS
-                self.ui.facing = player
-                self.ui.settings_page = 0  # the settings open at their first page
-                self.ui.owner.notice = ""
-                self.ui.status_line = self.status_text()
-            case _:
-                return False
-        return True
+    def _open_settings(self, player: int | None) -> None:
+        self.ui.open_screen(Screen.SETTINGS, player)
+        self.ui.settings_page = 0  # the settings open at their first page
+        self.ui.owner.notice = ""
+        self.ui.status_line = self.status_text()
 
-    def _players(self, intent: do.Intent) -> bool:
+    def _players(self, handler: Callable[[PlayerDesk, UiState, Any], object], intent: do.Intent, now: int) -> None:
         """The named players' screens: picker, keyboard, leaderboard, history, replay (a journal that
         fails under them is a warning, and the kiosk goes home; the keeper repairs it at the next frame)."""
         try:
-            return desk_intent(self.desk, intent, self.ui)
+            handler(self.desk, self.ui, intent)
         except KioskStoreError as exc:
             self.ui.warnings = (*self.ui.warnings, exc.text)
             self.ui.records.picker = None
@@ -356,31 +337,50 @@ class Controller:
                 self.go_home()
             else:
                 self.ui.screen = Screen.MATCH
-            return True
 
-    def _command(self, intent: do.Intent, now: int) -> bool:
-        """The match's own taps (nothing without a match)."""
-        s = self.session
-        if s is None:
-            return False
-        if self.computers_own(intent, s):
-            return False
+    def _owner(self, handler: Callable[[OwnerDesk, Any, int, bool], Decision], intent: do.Intent, now: int) -> None:
+        self.apply(handler(self.owner, intent, now, self.match_in_progress()), now)
+
+    def apply(self, decision: Decision, now: int) -> None:
+        """Carry out what the owner's desk decided."""
+        if decision.abort and self.session is not None:
+            self.session.abort(T(STOPPED_BY_OWNER), now)
+        if decision.manage:
+            self.desk.open_manage()
+        if decision.config is not None:
+            self.config = replace(self.config, match=decision.config.match, sound=decision.config.sound)
+            self.refresh_texts()
+        if decision.finish:
+            self.finish(now)
+        if decision.leave:
+            self.running, self.exit_status = False, ADMIN_EXIT_STATUS
+
+    def _match(self, handler: Callable[[GameSession, UiState, Any, int], object], intent: do.Intent, now: int) -> None:
+        """The match's intents (the guards saw that there is a match); only a Start enters the match
+        in the journal."""
+        assert self.session is not None
         if isinstance(intent, do.Start):
             self.enter_match()
-        if isinstance(intent, do.Hint):
-            c = self._computer()
-            return c is not None and intent.player == c.person and c.ask_hint(s.match, self.arrival(now))
-        return match_intent(s, self.ui, intent, self.arrival(now))
+        handler(self.session, self.ui, intent, self.arrival(now))
 
-    def computers_own(self, intent: do.Intent, s: GameSession) -> bool:
-        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or one that
-        acts for the player to act while that is the computer): no tap makes it."""
+    def _hint(self, intent: do.Hint, now: int) -> None:
+        c, s = self._computer(), self.session
+        if c is not None and s is not None and intent.player == c.person:
+            c.ask_hint(s.match, self.arrival(now))
+
+    def computers_own(self, intent: do.Intent, s: GameSession, button: bool = False) -> bool:
+        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or a tap that
+        acts for the player to act while that is the computer): no input makes it."""
         c = self.computer
         if c is None:
             return False
         if getattr(intent, "player", None) == c.seat:
             return True
-        return s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
+        return not button and s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
+
+    def match_in_progress(self) -> bool:
+        """A match past its first Start and not over."""
+        return in_progress(self.session)
 
     # -- admin exit --------------------------------------------------------------------------
 
@@ -431,20 +431,26 @@ class Controller:
             self.steppers.clear()
             return
         for intent in self.steppers.due(now):
-            self.owner.handle(intent, now)
-            self.ui.changed()
+            self.handle(intent, now)
 
     def panel_state(self, now: int) -> PanelState:
-        """What the LEDs and the serial panel show: the match's state, or at home ACCEPT lit for a new match."""
-        if self.session is not None:
-            state = self.session.panel_state(now)
-            if self.computer is not None:  # nothing lit on the computer's side
-                players = list(state.players)
-                players[self.computer.seat] = replace(players[self.computer.seat], active=frozenset())
-                state = replace(state, players=(players[0], players[1]))
-            return state
-        start = PlayerPanel(active=frozenset({Button.ACCEPT}))
-        return PanelState(players=(start, start))
+        """What the LEDs and the serial panel show: the match's state (or none at home), each player's
+        game buttons lit exactly when the intent they make now would be taken (``takes``)."""
+        active = (self._lit(0), self._lit(1))
+        if self.session is None:
+            return PanelState(players=(PlayerPanel(active=active[0]), PlayerPanel(active=active[1])))
+        return panel_state(self.session, now, active)
+
+    def _lit(self, player: int) -> frozenset[Button]:
+        return frozenset(b for b in GAME_BUTTONS if self.takes(player, b))
+
+    def takes(self, player: int | None, button: Button) -> bool:
+        """Whether a press of ``button`` by ``player`` now would be taken: no guard refuses its intent,
+        and the match (if it is the match's) would accept it (``buttons.accepts``)."""
+        intent = self.button_intent(player, button)
+        if type(intent) not in self.routes or self.refusal(intent, button=True) is not None:
+            return False
+        return type(intent) not in MATCH or self.session is None or accepts(self.session, intent)
 
     def _save(self, now: int) -> None:
         """Hand the match to the keeper; show its state (the saving banner) and what it noticed."""
@@ -498,7 +504,8 @@ class Controller:
         for source, hold in list(self._holds.items()):
             if now - hold.since_ns >= self.hold_ns:
                 del self._holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
-                self.owner.held(source)
+                self.apply(self.owner.held(source, self.simulator), now)
+                self.ui.changed()
 
     def finish(self, now: int) -> None:
         """Before leaving: hand the match to the keeper a last time (a stopped match is committed)."""

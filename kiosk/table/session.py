@@ -46,9 +46,6 @@ from engine import (
     shuffle_deal,
 )
 from engine.auction import max_affordable_bid
-from hardware.events import Button
-from hardware.state import PanelState, PlayerPanel
-from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
 from kiosk.i18n import N_, TN, T, Text
 from kiosk.i18n.messages import as_text
@@ -56,8 +53,6 @@ from kiosk.table.recap import LastPlacement, Recap, scored
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
-LOW_BANK_NS = 20 * NS_PER_S
-"""Below this a player's bank counts as low (blinking LEDs, red clock)."""
 
 
 class TableScreen(StrEnum):
@@ -191,45 +186,56 @@ class GameSession:
         if self.forced_pass_due() and (last is None or now_ns >= last):  # e.g. a resumed match
             self._pass_if_required(now_ns)
 
-    def press(self, player: int | None, button: Button, arrival_ns: int) -> bool:
-        """A physical button: its meaning depends on the phase (docs/hardware.md)."""
+    def start(self, player: int | None, arrival_ns: int) -> bool:
+        """Start (round 1) or Continue (between rounds)."""
+        return self.command(Start(player), arrival_ns)
+
+    def reveal(self, player: int, arrival_ns: int) -> bool:
+        """The hand-over's Reveal my tiles."""
+        return self.command(Reveal(player), arrival_ns)
+
+    def accept(self, player: int, arrival_ns: int) -> bool:
+        """``player`` accepts the standing bid (with none yet, the player to act is told what to do)."""
         m = self.match
-        phase = m.phase
-        if button is Button.HELP:
+        auction = m.auction()
+        if self._asking(player, arrival_ns):
             return False
-        if phase is Phase.READY and button in (Button.ACCEPT, Button.START_CONTINUE):
-            return self.command(Start(player), arrival_ns)
-        if phase is Phase.HANDOVER and button in (Button.ACCEPT, Button.REVEAL):
-            return self.command(Reveal(m.to_act if player is None else player), arrival_ns)  # type: ignore[arg-type]
-        if player is None:
+        if auction is not None and auction.bid is None and player == m.to_act:
+            self.say(T("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."), arrival_ns, player,
+                     "refused")
             return False
-        if phase is Phase.AUCTION:
-            auction = m.auction()
-            assert auction is not None
-            if self.all_in is not None and player == m.to_act:  # the screen asks first: answered there
-                self.say(T("Tap Yes or No on the screen."), arrival_ns, player, "refused")
-                return False
-            if button is Button.RAISE:  # the bid the screen shows, as its Bid button would
-                if player != m.to_act:
-                    return self.command(Bid(player, auction.min_bid), arrival_ns)  # refused: says why
-                return self.submit_bid(arrival_ns)
-            if button is Button.DECLINE:
-                return self.command(Decline(player), arrival_ns)
-            if auction.bid is None and player == m.to_act:
-                self.say(T("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."), arrival_ns, player,
-                         "refused")
-                return False
-            return self.command(Accept(player), arrival_ns)
-        if phase is Phase.PLAY and button is Button.ACCEPT and player == m.to_act and self.only_draw():
-            return self.draw(arrival_ns)  # drawing is the only move: ACCEPT draws, as the Draw button
-        if phase is Phase.PLAY:
+        return self.command(Accept(player), arrival_ns)
+
+    def decline(self, player: int, arrival_ns: int) -> bool:
+        """``player`` declines to bid."""
+        return not self._asking(player, arrival_ns) and self.command(Decline(player), arrival_ns)
+
+    def place_bid(self, player: int, arrival_ns: int) -> bool:
+        """``player`` bids the amount the screen shows (by anyone else: refused, and told why)."""
+        m = self.match
+        auction = m.auction()
+        if auction is not None and player != m.to_act:
+            return self.command(Bid(player, auction.min_bid), arrival_ns)
+        return not self._asking(player, arrival_ns) and self.submit_bid(arrival_ns)
+
+    def unused_button(self, player: int, arrival_ns: int) -> None:
+        """A button of ``player`` that means nothing now: say where to act instead."""
+        m = self.match
+        if m.phase is Phase.PLAY:
             self.say(T("Tiles are played on the screen."), arrival_ns, player)
-        elif phase is Phase.MATCH_OVER:
+        elif m.phase is Phase.MATCH_OVER:
             self.say(T("The match is over."), arrival_ns, player)
-        elif phase is Phase.HANDOVER:
+        elif m.phase is Phase.HANDOVER:
             self.say(T("Waiting for {player} to reveal.", player=self.namer(m.to_act) if m.to_act is not None else "?"),
                      arrival_ns, player)
-        return False
+
+    def _asking(self, player: int, arrival_ns: int) -> bool:
+        """Whether the screen asks ``player`` about a bid that takes their whole balance (then only
+        its Yes or No answers, and they are told so)."""
+        if self.all_in is None or player != self.match.to_act or self.match.phase is not Phase.AUCTION:
+            return False
+        self.say(T("Tap Yes or No on the screen."), arrival_ns, player, "refused")
+        return True
 
     def select(self, tile: Tile, arrival_ns: int) -> bool:
         """The acting player tapped a tile in hand: pick it up, or place it when it has one point."""
@@ -364,51 +370,6 @@ class GameSession:
         if self.all_in is not None:
             self.bid_draft, self.all_in = self.safe_top() or self.bid_draft, None
             self.version += 1
-
-    # -- hardware display ------------------------------------------------------------
-
-    def panel_state(self, now_ns: int) -> PanelState:
-        """What the LEDs and the serial panel show now."""
-        m = self.match
-        phase = m.phase
-        active: list[frozenset[Button]] = [frozenset(), frozenset()]
-        if phase is Phase.READY:
-            active = [frozenset({Button.ACCEPT})] * 2
-        elif phase is Phase.HANDOVER and m.to_act is not None:
-            active[m.to_act] = frozenset({Button.ACCEPT})
-        elif phase is Phase.AUCTION and m.to_act is not None:
-            auction = m.auction()
-            assert auction is not None
-            p = m.to_act
-            lit = {Button.ACCEPT} if auction.bid is not None else {Button.DECLINE}
-            if auction.max_bid[p] >= auction.min_bid:
-                lit.add(Button.RAISE)
-            active[p] = frozenset(lit)
-        elif phase is Phase.PLAY and m.to_act is not None and self.only_draw():
-            active[m.to_act] = frozenset({Button.ACCEPT})  # ACCEPT draws
-        players = tuple(
-            PlayerPanel(
-                active=active[p],
-                low_bank=m.clock_running == p and m.bank_ns(p, now_ns) < LOW_BANK_NS,
-                clock_ms=m.bank_ns(p, now_ns) // 1_000_000,
-                balance=m.balances[p],
-            )
-            for p in (0, 1)
-        )
-        auction = m.auction()
-        return PanelState(
-            players=players,  # type: ignore[arg-type]
-            turn=m.to_act,
-            standing_bid=None if auction is None else auction.bid,
-            bidder=None if auction is None else auction.bidder,
-            phase={
-                Phase.READY: PanelPhase.IDLE,
-                Phase.AUCTION: PanelPhase.AUCTION,
-                Phase.PLAY: PanelPhase.PLAY,
-                Phase.HANDOVER: PanelPhase.HAND_OVER,
-                Phase.MATCH_OVER: PanelPhase.MATCH_OVER,
-            }[phase],
-        )
 
     # -- internals -----------------------------------------------------------------------
 

@@ -209,6 +209,10 @@ class UiState:
         """The score sheet, at the page of the latest rounds, facing ``player`` (None: upright)."""
         self.sheet_open, self.sheet_facing, self.sheet_page = True, player, -1
 
+    def open_screen(self, screen: Screen, player: int | None) -> None:
+        """Show ``screen`` facing ``player`` (the home screen's half it was opened from)."""
+        self.screen, self.facing = screen, player
+
     def open_help(self, player: int | None = None) -> None:
         """The help opens at its first page, facing ``player`` in their language (None: the host's)."""
         if not self.help_open:

@@ -83,19 +83,16 @@ class Scene:
     """One screen or overlay of the stack (``kiosk.ui.stage``)."""
 
     offers: ClassVar[tuple[type[Intent], ...]] = ()
-    """The intents this scene's hotspots carry: taken by ``handle`` and handed to the controller."""
+    """The intents this scene's hotspots carry: taken by ``takes`` and handed to the controller by the stage."""
     opaque: ClassVar[bool] = False
     """It covers the whole screen: nothing beneath it is drawn or tapped."""
 
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    def handle(self, intent: Intent, now: int) -> bool:
-        """Take ``intent`` if it is one of this scene's (then the controller carries it out)."""
-        if not isinstance(intent, self.offers):
-            return False
-        self.context.controller.handle(intent, now)
-        return True
+    def takes(self, intent: Intent) -> bool:
+        """Whether ``intent`` is one of this scene's (then the controller carries it out)."""
+        return isinstance(intent, self.offers)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         """Paint the scene onto ``surface``; returns its hotspots (topmost last)."""

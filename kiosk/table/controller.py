@@ -107,7 +107,7 @@ class Controller:
         """False once the kiosk is to leave (admin exit, closed window, SIGTERM)."""
         self.exit_status = 0
         self._events_seen = 0
-        self._holds: dict[Hashable, Hold] = {}
+        self.holds: dict[Hashable, Hold] = {}
         self.steppers = StepperRepeat()
         """The settings steppers held down (they repeat)."""
         self._last_input_ns = clock.now()
@@ -386,11 +386,11 @@ class Controller:
 
     def hold(self, source: Hashable, now: int) -> None:
         """A press on the admin corner (or the admin key) began at ``now``."""
-        self._holds[source] = Hold(now, source)
+        self.holds[source] = Hold(now, source)
 
     def release(self, source: Hashable) -> None:
         """That press ended."""
-        self._holds.pop(source, None)
+        self.holds.pop(source, None)
         self.steppers.release(source)
 
     def hold_stepper(self, source: Hashable, intent: do.Intent, now: int) -> None:
@@ -501,9 +501,9 @@ class Controller:
             self.flight = None
 
     def _check_holds(self, now: int) -> None:
-        for source, hold in list(self._holds.items()):
+        for source, hold in list(self.holds.items()):
             if now - hold.since_ns >= self.hold_ns:
-                del self._holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
+                del self.holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
                 self.apply(self.owner.held(source, self.simulator), now)
                 self.ui.changed()
 

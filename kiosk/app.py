@@ -179,7 +179,7 @@ class App:
         """Send the LEDs and the serial panel a new state when what they show has changed (at home too,
         so a panel that connects while the kiosk idles shows it)."""
         session = self.controller.session
-        key = (id(session), None if session is None else session.version, self._clock_key)
+        key = (self.controller.changes, None if session is None else session.shown(), self._clock_key)
         if key != self._panel_key:
             self._panel_key = key
             self.ports.show(self.controller.panel_state(now), now)

@@ -57,7 +57,7 @@ def frame_times(size: tuple[int, int], samples: int) -> tuple[list[float], list[
             clock_only.append(time.perf_counter() - start)
             assert kind == "clocks", kind
         for _ in range(samples):
-            app.ui.changed()
+            app.controller.changed()
             start = time.perf_counter()
             app.draw(clock.now())
             full.append(time.perf_counter() - start)

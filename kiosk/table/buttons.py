@@ -10,12 +10,16 @@ docs/hardware.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from engine import Accept, Decline, Draw, Phase, Play, Reveal
 from engine import Bid as EngineBid
 from hardware.events import GAME_BUTTONS, Button
 from hardware.state import PanelState, PlayerPanel
 from hardware.state import Phase as PanelPhase
 from kiosk.table import intents as do
+from kiosk.table.dispatch import MATCH
 from kiosk.table.due import LOW_BANK_NS
 from kiosk.table.session import GameSession
 
@@ -102,3 +106,32 @@ def panel_state(s: GameSession, now_ns: int, active: tuple[frozenset[Button], fr
         bidder=None if auction is None else auction.bidder,
         phase=PANEL_PHASES[m.phase],
     )
+
+
+class Guarded(Protocol):
+    """What decides whether a press is taken beyond the match (the controller)."""
+
+    @property
+    def session(self) -> GameSession | None: ...
+    @property
+    def routes(self) -> Mapping[type[do.Intent], object]: ...
+    def button_intent(self, player: int | None, button: Button) -> do.Intent: ...
+    def refusal(self, intent: do.Intent, button: bool = False) -> str | None: ...
+
+
+def takes(c: Guarded, player: int | None, button: Button) -> bool:
+    """Whether a press of ``button`` by ``player`` now would be taken: no guard refuses its intent, and
+    the match (if the intent is the match's) would accept it."""
+    intent = c.button_intent(player, button)
+    if type(intent) not in c.routes or c.refusal(intent, button=True) is not None:
+        return False
+    return c.session is None or type(intent) not in MATCH or accepts(c.session, intent)
+
+
+def panel_of(c: Guarded, now_ns: int) -> PanelState:
+    """What the LEDs and the serial panel show (at home: no match, only lit buttons): each player's game
+    buttons lit exactly when their press would be taken (``takes``)."""
+    active = tuple(frozenset(b for b in GAME_BUTTONS if takes(c, p, b)) for p in (0, 1))
+    if c.session is None:
+        return PanelState(players=(PlayerPanel(active=active[0]), PlayerPanel(active=active[1])))
+    return panel_state(c.session, now_ns, (active[0], active[1]))

@@ -28,9 +28,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from engine import NS_PER_S, Phase, Transfer
-from hardware.events import GAME_BUTTONS, Button, InputEvent
-from hardware.state import PanelState, PlayerPanel
+from engine import NS_PER_S, Action, Phase, Transfer
+from hardware.events import Button, InputEvent
+from hardware.state import PanelState
 from kiosk.config import KioskConfig
 from kiosk.i18n import T
 from kiosk.owner import LoadedPin
@@ -39,7 +39,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
-from kiosk.table.buttons import STARTS, accepts, button_intent, panel_state
+from kiosk.table.buttons import STARTS, button_intent, panel_of
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import DESK, INTERFACE, MATCH, ON_TO_ACT
 from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
@@ -106,6 +106,8 @@ class Controller:
         self.running = True
         """False once the kiosk is to leave (admin exit, closed window, SIGTERM)."""
         self.exit_status = 0
+        self.changes = 0
+        """How many times what the screen shows changed: after every input taken, and in time (``update``)."""
         self._events_seen = 0
         self.holds: dict[Hashable, Hold] = {}
         self.steppers = StepperRepeat()
@@ -152,7 +154,6 @@ class Controller:
         session.say(resumed.message, now)
         self._save(now)
         self.ui.screen = Screen.MATCH
-        self.ui.changed()
 
     def new_match(self, computer_level: int | None = None) -> None:
         """Start a fresh match at the ready screen (entered in the journal at its first Start);
@@ -170,7 +171,6 @@ class Controller:
         self.ui.help_open = False
         self.ui.sheet_open = False
         self.ui.confirm_resign.clear()
-        self.ui.changed()
 
     def player_name(self, seat: int) -> str:
         """Who sits in ``seat`` for the in-game texts: the computer, the named player, or "Player 2" (a ``Text``)."""
@@ -201,7 +201,6 @@ class Controller:
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
         self.owner.close()
-        self.ui.changed()
 
     def use_journal(self, journal: Journal | None) -> None:
         """Keep matches and named players in ``journal`` from now on (the screenshots' demonstration)."""
@@ -288,7 +287,11 @@ class Controller:
         if route is None or self.refusal(intent, button) is not None:
             return
         route(intent, now)
-        self.ui.changed()
+        self.changed()
+
+    def changed(self) -> None:
+        """Something the screen shows changed (the frame loop redraws it whole)."""
+        self.changes += 1
 
     def _routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
         """Intent type to handler: the areas' tables (``dispatch``, ``owner_screens``) and the screens'."""
@@ -412,18 +415,18 @@ class Controller:
             s.abort(reason, now)
 
     def update(self, now: int) -> None:
-        """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return."""
-        if self.session is not None:
-            self.session.tick(now)
-            self._computer_turn(now)
-            self._start_flights(now)
-        self._save(now)  # committed before it is shown (or kept, and the banner says so)
+        """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return
+        (the screen is redrawn when any of them did something)."""
+        s = self.session
+        done = s is not None and (s.tick(now) | self._computer_turn(now, s) | self._start_flights(now, s))
+        done |= self._save(now)  # committed before it is shown (or kept, and the banner says so)
         if self.desk.advance_replay(now):  # the replay's auto-play
             self._last_input_ns = max(self._last_input_ns, now)
-            self.ui.changed()
-        self._check_holds(now)
+            done = True
+        done |= self._check_holds(now)
         self._repeat_steppers(now)
-        self._idle_return(now)
+        if done | self._idle_return(now):
+            self.changed()
 
     def _repeat_steppers(self, now: int) -> None:
         """The held steppers' repeats, while the settings editor that shows them is open."""
@@ -434,78 +437,65 @@ class Controller:
             self.handle(intent, now)
 
     def panel_state(self, now: int) -> PanelState:
-        """What the LEDs and the serial panel show: the match's state (or none at home), each player's
-        game buttons lit exactly when the intent they make now would be taken (``takes``)."""
-        active = (self._lit(0), self._lit(1))
-        if self.session is None:
-            return PanelState(players=(PlayerPanel(active=active[0]), PlayerPanel(active=active[1])))
-        return panel_state(self.session, now, active)
+        """What the LEDs and the serial panel show: each game button lit exactly when its press would be taken."""
+        return panel_of(self, now)
 
-    def _lit(self, player: int) -> frozenset[Button]:
-        return frozenset(b for b in GAME_BUTTONS if self.takes(player, b))
-
-    def takes(self, player: int | None, button: Button) -> bool:
-        """Whether a press of ``button`` by ``player`` now would be taken: no guard refuses its intent,
-        and the match (if it is the match's) would accept it (``buttons.accepts``)."""
-        intent = self.button_intent(player, button)
-        if type(intent) not in self.routes or self.refusal(intent, button=True) is not None:
-            return False
-        return type(intent) not in MATCH or self.session is None or accepts(self.session, intent)
-
-    def _save(self, now: int) -> None:
-        """Hand the match to the keeper; show its state (the saving banner) and what it noticed."""
+    def _save(self, now: int) -> bool:
+        """Hand the match to the keeper; show its state (the saving banner) and what it noticed (True
+        if the screen must show something new)."""
         keeper = self.keeper
         if keeper is None:
-            return
+            return False
         s = self.session
         state = keeper.sync(s.match if s is not None and self._entered else None, now)
-        if state.problem != self.ui.saving:
-            self.ui.saving = state.problem
-            self.ui.changed()
-        self._notices(now)
+        shown = state.problem != self.ui.saving
+        self.ui.saving = state.problem
+        shown |= self._notices(now)
         if keeper.generation != self._generation:  # opened late, restored from a backup, started afresh
             self._generation = keeper.generation
             self.desk = PlayerDesk(keeper, self.ui)
-            self.ui.changed()
+            shown = True
+        return shown
 
-    def _notices(self, now: int) -> None:
-        """What the keeper noticed, each shown once: to both players during a match, else on the banner."""
-        if self.keeper is None:
-            return
-        for notice in self.keeper.take_notices():
+    def _notices(self, now: int) -> bool:
+        """What the keeper noticed, each shown once: to both players during a match, else on the banner
+        (True if there was any)."""
+        notices = self.keeper.take_notices() if self.keeper is not None else []
+        for notice in notices:
             if self.session is not None:
                 self.session.say(notice, now)
             else:
                 self.ui.warnings = (*self.ui.warnings, notice)
-                self.ui.changed()
+        return bool(notices)
 
     def set_panel(self, state: str | None) -> None:
         """The serial panel's state as the screen shows it."""
-        if state != self.ui.panel:
-            self.ui.panel = state
-            self.ui.changed()
+        self.ui.panel = state
 
     def show_flight(self, transfer: Transfer, start_ns: int) -> None:
         """Fly the chips of ``transfer`` from ``start_ns`` (the events so far count as seen)."""
         self.flight = ChipFlight(transfer.payer, transfer.payee, transfer.points, start_ns)
         self._events_seen = len(self.session.events) if self.session is not None else 0
 
-    def _start_flights(self, now: int) -> None:
-        """Animate the newest transfer (chips flying from the payer's stack to the payee's)."""
-        events = self.session.events if self.session is not None else []
-        for event in events[self._events_seen :]:
+    def _start_flights(self, now: int, s: GameSession) -> bool:
+        """Animate the newest transfer (chips flying from the payer's stack to the payee's); True if a
+        flight began or ended."""
+        before = self.flight
+        for event in s.events[self._events_seen :]:
             if isinstance(event, Transfer):
                 self.flight = ChipFlight(event.payer, event.payee, event.points, now)
-        self._events_seen = len(events)
+        self._events_seen = len(s.events)
         if self.flight is not None and self.flight.progress(now) >= 1.0:
             self.flight = None
+        return self.flight is not before
 
-    def _check_holds(self, now: int) -> None:
-        for source, hold in list(self.holds.items()):
-            if now - hold.since_ns >= self.hold_ns:
-                del self.holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
-                self.apply(self.owner.held(source, self.simulator), now)
-                self.ui.changed()
+    def _check_holds(self, now: int) -> bool:
+        """The admin holds long enough (True if any was)."""
+        held = [source for source, hold in self.holds.items() if now - hold.since_ns >= self.hold_ns]
+        for source in held:
+            del self.holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
+            self.apply(self.owner.held(source, self.simulator), now)
+        return bool(held)
 
     def finish(self, now: int) -> None:
         """Before leaving: hand the match to the keeper a last time (a stopped match is committed)."""
@@ -536,42 +526,58 @@ class Controller:
             c.min_move_ns = int(self.config.computer.think_seconds * NS_PER_S)  # its pause; level 4 searches it
         return c
 
-    def _computer_turn(self, now: int) -> None:
-        """The computer asks or plays when its turn has come; a hint that came in is shown."""
-        c, s = self._computer(), self.session
-        if c is None or s is None:
-            return
-        c.update(s.match, now, lambda action, at: s.command(action, self.arrival(at)))
+    def _computer_turn(self, now: int, s: GameSession) -> bool:
+        """The computer asks or plays when its turn has come; a hint that came in is shown (True if
+        it played or a hint came)."""
+        c = self._computer()
+        if c is None:
+            return False
+        played: list[Action] = []
+
+        def play(action: Action, at: int) -> bool:
+            played.append(action)
+            return s.command(action, self.arrival(at))
+
+        c.update(s.match, now, play)
         hint = c.take_news()
         if hint is not None:
             show_hint(s, hint, c.person, now)
+        return bool(played) or hint is not None
 
-    def _idle_return(self, now: int) -> None:
+    def _idle_return(self, now: int) -> bool:
+        """After a while without input: the owner's screens close, and between matches the kiosk goes
+        home (True if either happened)."""
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
         ui = self.ui
         if now - self._last_input_ns < idle_ns:
-            return
-        if ui.owner.keypad is not None or ui.owner.confirm_stop:  # nobody finished the admin exit
+            return False
+        closed = ui.owner.keypad is not None or ui.owner.confirm_stop  # nobody finished the admin exit
+        if closed:
             self.owner.close()
-            ui.changed()
         if ui.screen == Screen.HOME and self.session is None:
-            return
+            return closed
         s = self.session
         if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (
                 s.match.phase is Phase.READY and s.match.round == 0):
             self.go_home()
+            return True
+        return closed
 
     # -- what the frame loop asks ------------------------------------------------------------
 
     def screen_key(self, now: int) -> tuple[object, ...]:
-        """Everything a full redraw depends on (besides the clock digits)."""
+        """Everything a full redraw depends on (besides the clock digits): what changed after inputs
+        and in time (``changes``), the screen, the match at the table, the messages and chips in the
+        air, the lock's countdown, and what the machine reports (the panel, the saving banner)."""
         s = self.session
-        locked = self.owner.locked_seconds(now) if self.ui.owner.keypad is not None else 0
+        ui = self.ui
+        locked = self.owner.locked_seconds(now) if ui.owner.keypad is not None else 0
+        shown = (self.changes, ui.screen, locked, ui.panel, ui.saving, len(ui.warnings))
         if s is None:
-            return (self.ui.version, self.ui.screen, locked)
+            return shown
         live = tuple(id(m) for m in s.live_messages(now))
         flying = None if self.flight is None else (id(self.flight), now)
-        return (self.ui.version, self.ui.screen, locked, s.version, live, flying)
+        return (*shown, s.shown(), live, flying)
 
     def next_due_ns(self, now: int) -> int:
         """When the next thing the screen or the LEDs must show is due (``kiosk.table.due``)."""

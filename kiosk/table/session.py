@@ -108,8 +108,6 @@ class GameSession:
         """A bid that would take the whole balance of the player to act, waiting for their Yes or No."""
         self.events: list[Event] = []
         """Everything the engine reported, in order (the screen animates from it)."""
-        self.version = 0
-        """Bumped on every change the screen must show."""
         self.last_placement: LastPlacement | None = None
         """The newest tile placed this round, with its score, until the next placement (None: none
         yet this round). For the board renderer's "last placement" outline."""
@@ -131,6 +129,15 @@ class GameSession:
             return TableScreen.READY if self.match.round == 0 else TableScreen.SETTLEMENT
         return TableScreen(phase.value)
 
+    def shown(self) -> tuple[object, ...]:
+        """What the table shows of the session, but the clocks and the messages' ends (the frame loop
+        redraws when it differs): the match and its moves, the tile picked up, the bid being set,
+        the newest message."""
+        m = self.match
+        last = self.messages[-1] if self.messages else None
+        return (id(m), m.phase, m.to_act, m.round, m.last_command_ns, len(m.layout), m.balances, m.is_over,
+                len(self.events), self.selected, self.bid_draft, self.all_in, id(last))
+
     def live_messages(self, now_ns: int) -> list[Message]:
         """Messages still on screen at ``now_ns``."""
         return [m for m in self.messages if m.until_ns > now_ns]
@@ -139,19 +146,16 @@ class GameSession:
         """Show ``text`` to ``player`` (None: both)."""
         self.messages = [m for m in self.messages if m.until_ns > now_ns][-5:]
         self.messages.append(Message(text, player, kind, now_ns + MESSAGE_NS))
-        self.version += 1
 
     def adopt(self, match: Match) -> None:
         """Play on with ``match`` instead (a resumed or journalled copy of the match on screen)."""
         self.match = match
-        self.version += 1
 
     def abort(self, reason: Text, now_ns: int) -> None:
         """Abort the match without a result (the stall watch) and say why (the match keeps the message
         id and its parameters, so the match-over screen and the journal can say it in any language)."""
         self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
         self.abort_reason = reason
-        self.version += 1
         self.say(T("Match aborted: {reason}", reason=reason), now_ns)
 
     # -- commands ------------------------------------------------------------------
@@ -173,18 +177,18 @@ class GameSession:
         self._pass_if_required(arrival_ns)
         self._tell_delay(arrival_ns)
         self._reset_bid_draft()
-        self.version += 1
         return True
 
-    def tick(self, now_ns: int) -> None:
-        """Let time pass: a player whose deadline has come loses on time."""
+    def tick(self, now_ns: int) -> bool:
+        """Let time pass: a player whose deadline has come loses on time; True if anything happened."""
         events = self.match.advance(now_ns)
         if events:
             self._record(events, now_ns)
-            self.version += 1
         last = self.match.last_command_ns
         if self.forced_pass_due() and (last is None or now_ns >= last):  # e.g. a resumed match
             self._pass_if_required(now_ns)
+            return True
+        return bool(events)
 
     def start(self, player: int | None, arrival_ns: int) -> bool:
         """Start (round 1) or Continue (between rounds)."""
@@ -254,16 +258,13 @@ class GameSession:
             else:
                 self.say(T("[{tile}] does not fit anywhere.", tile=tile), arrival_ns, player, "refused")
             self.selected = None
-            self.version += 1
             return False
         if len(plays) == 1 and (self.selected == tile or plays[0].at is None):
             return self.command(plays[0], arrival_ns)
         if len(plays) == 1 and self.selected != tile:
             self.selected = tile
-            self.version += 1
             return False
         self.selected = None if self.selected == tile else tile
-        self.version += 1
         return False
 
     def place_at(self, point: Point, arrival_ns: int) -> bool:
@@ -328,7 +329,6 @@ class GameSession:
         top = max(auction.max_bid[player], auction.min_bid)
         self.bid_draft = min(max(self.shown_bid() + 5 * steps, auction.min_bid), top)
         self.all_in = None
-        self.version += 1
 
     def bid_most(self) -> None:
         """Set the stepper to the largest bid the player to act can pay and stay in the match ("All I
@@ -338,7 +338,6 @@ class GameSession:
         if top is None:
             return
         self.bid_draft, self.all_in = top, None
-        self.version += 1
 
     def submit_bid(self, arrival_ns: int) -> bool:
         """Bid the amount the screen shows for the player to act; a bid that would take their whole
@@ -352,7 +351,6 @@ class GameSession:
         if auction is not None and auction.min_bid <= amount <= auction.max_bid[player] \
                 and auction.cost(player, amount) >= m.balances[player]:
             self.all_in = amount
-            self.version += 1
             return False
         return self.command(Bid(player, amount), arrival_ns)
 
@@ -362,14 +360,12 @@ class GameSession:
         if player is None or amount is None:
             return False
         self.all_in = None
-        self.version += 1
         return self.command(Bid(player, amount), arrival_ns)
 
     def cancel_all_in(self) -> None:
         """No: back to the auction card, the stepper one step below the all-in."""
         if self.all_in is not None:
             self.bid_draft, self.all_in = self.safe_top() or self.bid_draft, None
-            self.version += 1
 
     # -- internals -----------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """What the screen shows beyond the match (no pygame): which screen, overlays, languages, pages.
 
 The controller (``kiosk.table.controller``) changes this state; the scenes (``kiosk.ui.scenes``)
-only read it. ``version`` is bumped on every change a full redraw must show.
+only read it; the frame loop redraws the screen after every input the controller took and whenever
+time changed something (``Controller.changes``).
 """
 
 from __future__ import annotations
@@ -150,7 +151,6 @@ class UiState:
     """Configuration, hardware, journal and start-up warnings: message values (``kiosk.i18n.messages.as_text``)."""
     legend: str = ""
     status_line: str = ""
-    version: int = 0
     language: str = "en"
     """The host language: shared texts (configuration ``kiosk.language``, or the home screen's choice)."""
     player_languages: list[str | None] = field(default_factory=lambda: [None, None])
@@ -179,10 +179,6 @@ class UiState:
 
     def __post_init__(self) -> None:
         self.language = normalise(self.language)
-
-    def changed(self) -> None:
-        """Mark the screen for a full redraw."""
-        self.version += 1
 
     def player_language(self, player: int | None) -> str:
         """The language of texts for ``player`` (None: shared texts, the host language)."""

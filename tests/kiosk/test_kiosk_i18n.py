@@ -259,7 +259,7 @@ def test_a_full_redraw_renders_no_text_twice() -> None:
         scenes(app, clock)["play-late"]()
         app.draw(clock.now())
         misses = theme.render_fit.cache_info().misses
-        app.ui.changed()
+        app.controller.changed()
         assert app.draw(clock.now()) == "full"
         assert theme.render_fit.cache_info().misses == misses
     finally:

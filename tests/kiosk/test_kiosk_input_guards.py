@@ -96,9 +96,9 @@ def test_a_double_tap_on_reveal_does_not_act_on_the_screen_it_opened() -> None:
         click(app, (pos[0] + 3, pos[1] + 2))  # the second tap of the double tap: means nothing
         assert (m.phase, m.to_act, m.auction(), app.session.bid_draft, len(app.session.messages)) == before
         clock.advance(0, ns=400 * MS)
-        version = (app.session.version, app.ui.version)
+        shown = app.controller.screen_key(clock.now())
         click(app, (pos[0] + 3, pos[1] + 2))  # a deliberate tap later is taken
-        assert (app.session.version, app.ui.version) != version
+        assert app.controller.screen_key(clock.now()) != shown
     finally:
         app.close()
 

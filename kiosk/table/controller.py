@@ -48,7 +48,7 @@ from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
 from kiosk.table.due import next_due_ns
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OWNER, STOPPED_BY_OWNER, Decision, OwnerDesk, in_progress
-from kiosk.table.players import PlayerDesk, who
+from kiosk.table.players import PlayerDesk, Seat, seat_of
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import Hold, PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
@@ -99,8 +99,7 @@ class Controller:
         self.computer: ComputerPlayer | None = None
         """In a practice match: the computer in seat 1 (``kiosk.table.computer``); None: two people."""
         self.bot_executor: Executor | None = None
-        """Where the computer thinks (None: a worker thread, made when first needed; tests give
-        ``computer.InlineExecutor``)."""
+        """Where the computer thinks (None: a worker thread, made when first needed; tests: ``InlineExecutor``)."""
         self.bot_samples: int | None = None
         """Level 4's fixed work per decision (tests, screenshots); None: its time budget on ``clock``."""
         self.running = True
@@ -118,8 +117,7 @@ class Controller:
         """What inputs meant on the newest frame on screen, and the buttons' last presses."""
         self.owner = OwnerDesk(self.ui, config, clock.now(), boot_id=boot_id, pin=owner_pin,
                                config_path=config_path)
-        """The owner's PIN keypad, stopping a match, the settings editor (``owner_pin``: from
-        ``kiosk.owner.load_pin``, None: no PIN; ``config_path``: where Save writes, None: nowhere)."""
+        """The owner's PIN keypad, stopping a match, the settings editor (``config_path``: where Save writes)."""
         self.routes = self._routes()
         """The one dispatch table: what each kind of intent does (``handle``)."""
         self.refresh_texts()
@@ -172,9 +170,13 @@ class Controller:
         self.ui.sheet_open = False
         self.ui.confirm_resign.clear()
 
+    def seat(self, number: int) -> Seat:
+        """Who sits in seat ``number``: a person or the computer, their name and language."""
+        return seat_of(self.ui, self.computer, number)
+
     def player_name(self, seat: int) -> str:
         """Who sits in ``seat`` for the in-game texts: the computer, the named player, or "Player 2" (a ``Text``)."""
-        return who(self.ui.records, self.computer, seat)
+        return self.seat(seat).name
 
     def enter_match(self) -> None:
         """Before the first Start: enter the match in the journal with the players now in the seats.
@@ -374,12 +376,10 @@ class Controller:
     def computers_own(self, intent: do.Intent, s: GameSession, button: bool = False) -> bool:
         """In a practice match: whether ``intent`` is the computer's to make (its seat's, or a tap that
         acts for the player to act while that is the computer): no input makes it."""
-        c = self.computer
-        if c is None:
-            return False
-        if getattr(intent, "player", None) == c.seat:
+        player, to_act = getattr(intent, "player", None), s.match.to_act
+        if player is not None and not self.seat(player).person:
             return True
-        return not button and s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
+        return not button and to_act is not None and not self.seat(to_act).person and isinstance(intent, ON_TO_ACT)
 
     def match_in_progress(self) -> bool:
         """A match past its first Start and not over."""

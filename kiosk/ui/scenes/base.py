@@ -17,6 +17,7 @@ import pygame
 from kiosk.i18n import Translator, translator
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
+from kiosk.table.players import Seat
 from kiosk.table.session import GameSession
 from kiosk.table.state import Screen, UiState
 from kiosk.ui import layout, theme
@@ -73,6 +74,10 @@ class Context:
         if key not in self._names:
             self._names[key] = NamedSeat(t, computer.seat, computer.level)
         return self._names[key]
+
+    def seat(self, number: int) -> Seat:
+        """Who sits in seat ``number``: a person or the computer, their name and language."""
+        return self.controller.seat(number)
 
     def facing(self, player: int | None) -> bool:
         """Whether what is meant for ``player`` is drawn turned (player 2 in table mode)."""

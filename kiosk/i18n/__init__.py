@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.errors import N_ as N_  # the one marker of message ids for the catalogs (the engine's)
 from kiosk.i18n import particles
 
 DOMAIN = "spectacular_bid"
@@ -46,11 +47,6 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 # -- texts made now and shown later ------------------------------------------------------------
-
-
-def N_(msgid: str) -> str:
-    """Mark ``msgid`` for the catalogs without translating it (translated where it is shown)."""
-    return msgid
 
 
 class Text(str):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from engine import (
     NS_PER_S,
@@ -50,22 +49,10 @@ from kiosk.config import MatchSettings
 from kiosk.i18n import N_, TN, T, Text
 from kiosk.i18n.messages import as_text
 from kiosk.table.recap import LastPlacement, Recap, scored
+from kiosk.table.state import Screen
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
-
-
-class TableScreen(StrEnum):
-    """The table's scene for the match's state (``GameSession.screen``)."""
-
-    READY = "ready"
-    """Before round 1: who opens and why, Start on both sides."""
-    AUCTION = "auction"
-    PLAY = "play"
-    HANDOVER = "handover"
-    SETTLEMENT = "settlement"
-    """Between rounds: the round's result, Continue on both sides."""
-    MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +109,12 @@ class GameSession:
     # -- what the screen shows -----------------------------------------------------
 
     @property
-    def screen(self) -> TableScreen:
-        """The scene for the match's state: ready, settlement, auction, play, handover, match_over."""
+    def screen(self) -> Screen:
+        """The table's scene for the match's state: ready, settlement, auction, play, handover, match_over."""
         phase = self.match.phase
         if phase is Phase.READY:
-            return TableScreen.READY if self.match.round == 0 else TableScreen.SETTLEMENT
-        return TableScreen(phase.value)
+            return Screen.READY if self.match.round == 0 else Screen.SETTLEMENT
+        return Screen(phase.value)
 
     def shown(self) -> tuple[object, ...]:
         """What the table shows of the session, but the clocks and the messages' ends (the frame loop

@@ -17,7 +17,8 @@ from kiosk.store.players import HistoryRow, Player
 
 
 class Screen(StrEnum):
-    """The screen under the overlays. ``MATCH``: the table, at the scene its match's phase asks for."""
+    """A screen: the one under the overlays (``UiState.screen``; ``MATCH``: the table), and the table's
+    scenes for its match's state (``GameSession.screen``: ``READY`` to ``MATCH_OVER``)."""
 
     HOME = "home"
     SETTINGS = "settings"
@@ -29,6 +30,18 @@ class Screen(StrEnum):
     """The owner's player management (behind the PIN): rename, delete, merge."""
     PRACTICE = "practice"
     """The choice of the computer's level (and the person's language) for a practice match."""
+    READY = "ready"
+    """The table before round 1: who opens and why, Start on both sides."""
+    AUCTION = "auction"
+    PLAY = "play"
+    HANDOVER = "handover"
+    SETTLEMENT = "settlement"
+    """The table between rounds: the round's result, Continue on both sides."""
+    MATCH_OVER = "match_over"
+
+
+TABLE_SCREENS = (Screen.READY, Screen.AUCTION, Screen.PLAY, Screen.HANDOVER, Screen.SETTLEMENT, Screen.MATCH_OVER)
+"""The table's scenes (``GameSession.screen``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ import pygame
 
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
-from kiosk.table.session import TableScreen
 from kiosk.table.state import Screen
 from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions
@@ -65,10 +64,10 @@ class Stage:
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
             Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context),
         }
-        self.tables: dict[TableScreen, TableScene] = {
-            TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),
-            TableScreen.HANDOVER: Handover(context), TableScreen.SETTLEMENT: Settlement(context),
-            TableScreen.MATCH_OVER: MatchOver(context),
+        self.tables: dict[Screen, TableScene] = {
+            Screen.READY: Ready(context), Screen.AUCTION: Auction(context), Screen.PLAY: Play(context),
+            Screen.HANDOVER: Handover(context), Screen.SETTLEMENT: Settlement(context),
+            Screen.MATCH_OVER: MatchOver(context),
         }
         self.confirms = (ResignConfirm(context, 0), ResignConfirm(context, 1))
         self.help_full = Help(context, over_table=False)

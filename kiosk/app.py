@@ -67,6 +67,7 @@ class App:
         self.notifier = notifier or Notifier.from_environment()
         self.pinger = WatchdogPinger(self.notifier, clock=lambda: self.clock.now() / NS_PER_S)
         self.frames = 0
+        self.closed = False
         self.full_redraws = 0
         self.partial_redraws = 0
         self._drawn_key: tuple[object, ...] | None = None
@@ -301,7 +302,10 @@ class App:
         return "none"
 
     def close(self) -> None:
-        """Hand the match to the keeper a last time, release the hardware and the display."""
+        """Hand the match to the keeper a last time, release the hardware and the display (once)."""
+        if self.closed:
+            return
+        self.closed = True
         self.controller.finish(self.clock.now())
         self.running = False
         self._drained.set()

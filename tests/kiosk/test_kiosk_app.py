@@ -148,26 +148,23 @@ def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
 
 def test_handover_screen_shows_no_tile_faces() -> None:
     app, _ = make_app(handover=True)
-    try:
-        frame(app)
-        tap(app, do.NewMatch())
-        tap(app, do.Start(0))
-        s = app.session
-        assert s.screen == "handover"
-        from kiosk.ui.board.render import IVORY as TILE_FACE
+    frame(app)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
+    s = app.session
+    assert s.screen == "handover"
+    from kiosk.ui.board.render import IVORY as TILE_FACE
 
-        face = pygame.Color(*TILE_FACE)
-        for rect in app.stage.regions.panels:
-            region = app.screen.subsurface(rect)
-            w, h = region.get_size()
-            assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
-        tap(app, do.Reveal(s.match.to_act))
-        assert s.screen == "play"
-        hand_rect = app.stage.regions.panels[s.match.to_act]
-        region = app.screen.subsurface(hand_rect)
-        assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
-    finally:
-        app.close()
+    face = pygame.Color(*TILE_FACE)
+    for rect in app.stage.regions.panels:
+        region = app.screen.subsurface(rect)
+        w, h = region.get_size()
+        assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
+    tap(app, do.Reveal(s.match.to_act))
+    assert s.screen == "play"
+    hand_rect = app.stage.regions.panels[s.match.to_act]
+    region = app.screen.subsurface(hand_rect)
+    assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
 
 
 def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: tuple[App, FakeClock]) -> None:
@@ -355,15 +352,12 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
                      hardware=replace(HardwareConfig(), serial=SerialConfig(enabled=True, url="loop://")))
     clock = FakeClock(10 * S)
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
-    try:
-        frame(app)
-        tap(app, do.NewMatch())
-        frame(app)
-        assert app.ports.panel is not None
-        assert app.ui.panel == app.ports.panel_status.value.lower()
-        assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
-    finally:
-        app.close()
+    frame(app)
+    tap(app, do.NewMatch())
+    frame(app)
+    assert app.ports.panel is not None
+    assert app.ui.panel == app.ports.panel_status.value.lower()
+    assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
     plain, _ = make_app()
     try:
         frame(plain)

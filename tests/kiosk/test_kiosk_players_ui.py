@@ -235,15 +235,12 @@ def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
 def test_without_a_journal_no_names_are_offered() -> None:
     clock = FakeClock(10 * S)
     app = open_app(None, clock)
-    try:
-        frame(app)
-        assert spot_for(app, do.OpenLeaderboard) is None  # no leaderboard on the home screen
-        tap(app, do.NewMatch())
-        assert spot_for(app, do.OpenPicker) is None  # no name buttons in the panels
-        app.do(do.OpenPicker(0), clock.now())
-        assert app.ui.records.picker is None
-    finally:
-        app.close()
+    frame(app)
+    assert spot_for(app, do.OpenLeaderboard) is None  # no leaderboard on the home screen
+    tap(app, do.NewMatch())
+    assert spot_for(app, do.OpenPicker) is None  # no name buttons in the panels
+    app.do(do.OpenPicker(0), clock.now())
+    assert app.ui.records.picker is None
 
 
 def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) -> None:

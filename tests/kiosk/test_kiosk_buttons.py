@@ -7,6 +7,8 @@ import copy
 import random
 from dataclasses import replace
 
+from kiosk_support import playing
+
 from engine import NS_PER_S, Phase, Start, shuffle_deal
 from hardware.events import GAME_BUTTONS, Button, InputEvent
 from kiosk.config import KioskConfig, MatchSettings
@@ -26,7 +28,7 @@ def make(handover: bool) -> tuple[Controller, FakeClock]:
 
 def what_it_shows(c: Controller) -> tuple[object, ...]:
     """What a taken press changes: the match at the table, its state, the bid asked about."""
-    s = c.session
+    s = playing(c)
     if s is None:
         return (None,)
     m = s.match
@@ -50,7 +52,7 @@ def random_state(c: Controller, clock: FakeClock, rng: random.Random) -> None:
         c.go_home()
         return
     c.new_match(rng.choice((None, None, 1)))
-    s = c.session
+    s = playing(c)
     assert s is not None
     m = s.match
     for _ in range(rng.randrange(0, 60)):
@@ -80,7 +82,7 @@ def test_a_button_is_lit_exactly_when_its_press_would_be_taken() -> None:
             random_state(c, clock, rng)
             now = clock.advance(1)
             panel = c.panel_state(now)
-            phase = None if c.session is None else c.session.match.phase
+            phase = None if c.session is None else playing(c).match.phase
             for player in (0, 1):
                 for button in GAME_BUTTONS:
                     lit = button in panel.players[player].active
@@ -94,7 +96,7 @@ def test_a_button_is_lit_exactly_when_its_press_would_be_taken() -> None:
 def test_a_button_makes_the_intent_of_the_tap_for_the_same_choice() -> None:
     c, clock = make(handover=False)
     c.new_match()
-    s = c.session
+    s = playing(c)
     assert s is not None
     assert button_intent(s, 1, Button.ACCEPT) == do.Start(1)
     assert button_intent(s, None, Button.START_CONTINUE) == do.Start(None)

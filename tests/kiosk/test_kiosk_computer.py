@@ -20,7 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, spot_for, tap
+from kiosk_support import draw_recorded, playing, spot_for, tap
 
 import engine.bots
 import kiosk.ui.scenes.table as table_scene
@@ -84,7 +84,7 @@ def start_practice(app: App, clock: FakeClock, level: int) -> None:
 def person_turn(app: App, clock: FakeClock) -> None:
     """The person (seat 0) acts by tapping: Start/Continue, decline or accept in the auction, the first
     tile that fits, else Draw."""
-    m = app.session.match
+    m = playing(app).match
     clock.advance(0.3)
     if m.phase is Phase.READY:
         tap(app, do.Start(0))
@@ -98,7 +98,7 @@ def person_turn(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(0, play.tile))
-    if app.session.selected == play.tile and play.at is not None:
+    if playing(app).selected == play.tile and play.at is not None:
         tap(app, do.TapPoint(play.at))
 
 
@@ -118,7 +118,7 @@ def drawn_hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, ..
 
 def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], limit: int = 4000) -> None:
     """Play to the end: the person taps, the computer answers; after each frame, what was drawn is checked."""
-    s = app.session
+    s = playing(app)
     for _ in range(limit):
         if s.match.is_over:
             return
@@ -147,8 +147,8 @@ def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_
         frame(app, clock)
         computer = app.controller.computer
         assert computer is not None and computer.moves > 10 and computer.dropped == 0
-        assert not [m for m in app.session.messages if m.kind == "refused" and m.player == 1]
-        outcome = app.session.match.outcome
+        assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
+        outcome = playing(app).match.outcome
         assert outcome is not None and outcome.winner in (0, 1)
         (record,) = journal.matches()
         assert record.finished and record.players[1] is None and not record.rated
@@ -163,7 +163,7 @@ def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_
 def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
     app, clock = make_app()
     start_practice(app, clock, 2)
-    s = app.session
+    s = playing(app)
     while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
         if s.match.to_act == 1:
             frame(app, clock, 0.25)
@@ -187,7 +187,7 @@ def test_an_answer_for_a_match_that_moved_on_is_dropped() -> None:
     executor = QueuedExecutor()
     app, clock = make_app(executor=executor)
     start_practice(app, clock, 3)
-    s = app.session
+    s = playing(app)
     while s.match.to_act != 1:
         person_turn(app, clock)
     frame(app, clock)
@@ -214,7 +214,7 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
     app.controller.bot_executor = None  # the kiosk's own worker thread
     try:
         start_practice(app, clock, 2)
-        s = app.session
+        s = playing(app)
         while s.match.to_act != 1:
             person_turn(app, clock)
         for _ in range(30):  # three seconds of frames while the worker is busy
@@ -232,7 +232,7 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
 def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None:
     app, clock = make_app()
     start_practice(app, clock, 1)
-    s = app.session
+    s = playing(app)
     for _ in range(400):
         m = s.match
         if m.phase is Phase.PLAY and m.to_act == 0 and len({a.tile for a in m.legal_actions()
@@ -265,8 +265,8 @@ def test_no_hint_in_a_match_between_people() -> None:
     frame(app, clock)
     assert app.controller.computer is None
     assert spot_for(app, do.Hint) is None
-    app.do(do.Hint(app.session.match.to_act or 0), clock.now())
-    assert app.session.selected is None and not any("Hint" in m.text for m in app.session.messages)
+    app.do(do.Hint(playing(app).match.to_act or 0), clock.now())
+    assert playing(app).selected is None and not any("Hint" in m.text for m in playing(app).messages)
 
 
 def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_path: Path) -> None:
@@ -303,7 +303,7 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app(journal)
     start_practice(app, clock, 4)
-    s = app.session
+    s = playing(app)
     while s.match.round < 1 or s.match.to_act != 0 or s.match.phase is not Phase.PLAY:
         if s.match.to_act == 1:
             frame(app, clock, 0.25)
@@ -323,7 +323,7 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
         frame(again, clock)
         computer = again.controller.computer
         assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
-        m = again.session.match
+        m = playing(again).match
         assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
         assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
         for _ in range(200):  # the person plays on; the computer answers
@@ -347,7 +347,7 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
 
     app, clock = make_app()
     start_practice(app, clock, 2)
-    s = app.session
+    s = playing(app)
     s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
     frame(app, clock)
     tap(app, do.Start(0))
@@ -392,7 +392,7 @@ def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_
     try:
         board.plug()
         start_practice(app, clock, 3)
-        s = app.session
+        s = playing(app)
         s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
         frame(app, clock)
         tap(app, do.Start(0))
@@ -493,7 +493,7 @@ def test_the_configured_pause_holds_every_level_s_move() -> None:
 
     app, clock = make_app(config=replace(KioskConfig(), computer=ComputerSettings(think_seconds=2.5)))
     start_practice(app, clock, 2)
-    s = app.session
+    s = playing(app)
     while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
         if s.match.to_act == 1:
             frame(app, clock, 0.25)

@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded
+from kiosk_support import draw_recorded, playing
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
 from engine.errors import BAD_AMOUNT, MATCH_OVER, NOT_YOUR_TURN, WRONG_PHASE
@@ -210,8 +210,8 @@ def test_each_player_reads_their_own_language() -> None:
     texts = {f.text for f in draw_recorded(app, clock)}
     assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
     assert "한국어" in texts and "English" in texts  # each player's language button shows their language
-    app.session.command(Start(None), clock.advance(1))  # type: ignore[union-attr]
-    app.session.say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
+    playing(app).command(Start(None), clock.advance(1))  # type: ignore[union-attr]
+    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
     texts = {f.text for f in draw_recorded(app, clock)}
     assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
     for _ in range(3):

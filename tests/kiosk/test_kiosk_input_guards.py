@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, spot_for, tap
+from kiosk_support import draw_recorded, playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Deal, Draw, EndReason, Match, MatchConfig, Phase, Play, Start, Tile
 from kiosk.app import App
@@ -62,11 +62,11 @@ def press(app: App, player: int, button: str) -> None:
 def auction(app: App, clock: FakeClock, jockey: int = 0, balances: int = 150) -> Match:
     """A match whose round opens with an auction (``jockey`` dominoed): the other player bids first."""
     tap(app, do.NewMatch())
-    app.session.adopt(Match(MatchConfig(balances=(balances, balances), jockey=jockey, handover=False)))
+    playing(app).adopt(Match(MatchConfig(balances=(balances, balances), jockey=jockey, handover=False)))
     app.step(wait=False)
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     assert m.phase is Phase.AUCTION and m.to_act == 1 - jockey
     return m
 
@@ -77,11 +77,11 @@ def auction(app: App, clock: FakeClock, jockey: int = 0, balances: int = 150) ->
 def test_a_double_tap_on_reveal_does_not_act_on_the_screen_it_opened() -> None:
     app, clock = make_app("table", handover=True)
     tap(app, do.NewMatch())
-    app.session.adopt(Match(MatchConfig(jockey=0, handover=True)))  # an auction after the reveal
+    playing(app).adopt(Match(MatchConfig(jockey=0, handover=True)))  # an auction after the reveal
     app.step(wait=False)
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     assert m.phase is Phase.HANDOVER
     clock.advance(1)
     reveal = [spot for spot in app.hotspots if spot.intent == do.Reveal(m.to_act)][-1]  # the card's
@@ -90,10 +90,10 @@ def test_a_double_tap_on_reveal_does_not_act_on_the_screen_it_opened() -> None:
     assert m.phase is Phase.AUCTION
     under = app.stage.hit((pos[0] + 3, pos[1] + 2))
     assert under is not None and isinstance(under.intent, do.PlaceBid)
-    before = (m.phase, m.to_act, m.auction(), app.session.bid_draft, len(app.session.messages))
+    before = (m.phase, m.to_act, m.auction(), playing(app).bid_draft, len(playing(app).messages))
     clock.advance(0, ns=150 * MS)
     click(app, (pos[0] + 3, pos[1] + 2))  # the second tap of the double tap: means nothing
-    assert (m.phase, m.to_act, m.auction(), app.session.bid_draft, len(app.session.messages)) == before
+    assert (m.phase, m.to_act, m.auction(), playing(app).bid_draft, len(playing(app).messages)) == before
     clock.advance(0, ns=400 * MS)
     shown = app.controller.screen_key(clock.now())
     click(app, (pos[0] + 3, pos[1] + 2))  # a deliberate tap later is taken
@@ -136,11 +136,11 @@ def test_accept_draws_when_drawing_is_the_only_move() -> None:
     tap(app, do.NewMatch())
     sixes = tuple(Tile(n, 6) for n in range(7))
     others = tuple(t for t in ALL_TILES if 6 not in t)
-    app.session.command(Start(0, Deal((sixes, others[:7]), others[7:])), clock.now())
+    playing(app).command(Start(0, Deal((sixes, others[:7]), others[7:])), clock.now())
     app.step(wait=False)
     clock.advance(1)
     tap(app, do.TapTile(0, Tile(6, 6)))  # the opening tile, placed by the first tap
-    m = app.session.match
+    m = playing(app).match
     assert m.to_act == 1 and m.boneyard_count == 14
     assert any(isinstance(a, Draw) for a in m.legal_actions()) and not any(
         isinstance(a, Play) for a in m.legal_actions())
@@ -163,11 +163,11 @@ def test_the_computers_auction_card_takes_no_tap() -> None:
     app, clock = make_app()
     tap(app, do.OpenPractice())
     tap(app, do.PlayComputer(2))
-    app.session.adopt(Match(MatchConfig(jockey=0, handover=False)))  # the computer (seat 1) bids first
+    playing(app).adopt(Match(MatchConfig(jockey=0, handover=False)))  # the computer (seat 1) bids first
     app.step(wait=False)
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     assert m.phase is Phase.AUCTION and m.to_act == 1
     for kind in (do.StepBid, do.MaxBid, do.PlaceBid, do.Decline, do.Accept):
         assert spot_for(app, kind) is None  # its card has no buttons
@@ -175,7 +175,7 @@ def test_the_computers_auction_card_takes_no_tap() -> None:
     for intent in (do.MaxBid(), do.PlaceBid(1), do.StepBid(5), do.Decline(1), do.ConfirmAllIn(1)):
         app.do(intent, clock.now())  # even handed to the stage: refused
     assert m.phase is Phase.AUCTION and m.to_act == 1 and m.auction().bid is None
-    assert app.session.bid_draft == 15
+    assert playing(app).bid_draft == 15
     clock.advance(1)
     app.step(wait=False)  # the computer answers by itself
     assert m.to_act != 1 or m.phase is not Phase.AUCTION
@@ -199,11 +199,11 @@ def test_all_i_can_afford_stays_in_the_match_and_a_losing_bid_asks_in_large_type
     app, clock = make_app()
     m = auction(app, clock)
     tap(app, do.MaxBid())
-    assert app.session.bid_draft == 145  # of 150: the most that keeps Player 2 in the match
+    assert playing(app).bid_draft == 145  # of 150: the most that keeps Player 2 in the match
     tap(app, do.StepBid(1))
     clock.advance(1)
     tap(app, do.PlaceBid(1))  # 150, the whole balance: not placed, asked
-    assert m.auction().bid is None and app.session.all_in == 150
+    assert m.auction().bid is None and playing(app).all_in == 150
     fits = draw_recorded(app, clock)
     question = [f for f in fits if f.text.startswith("Bid 150?") or "lose the match" in f.text]
     assert question and min(f.used for f in question) >= 22
@@ -223,12 +223,12 @@ def test_the_waiting_players_help_leaves_the_acting_players_half_alone() -> None
     tap(app, do.NewMatch())
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     acting = m.to_act
     assert acting is not None and m.phase is Phase.PLAY
     waiting = 1 - acting
     tap(app, do.OpenHelp(waiting))
-    halves = app.stage.tables[app.session.screen].halves()
+    halves = app.stage.tables[playing(app).screen].halves()
     own, theirs = halves[waiting], halves[acting]
     help_kinds = (do.Noop, do.CloseHelp, do.HelpPage, do.HelpLanguage)
     assert isinstance(app.stage.hit(own.center).intent, help_kinds)
@@ -265,7 +265,7 @@ def test_the_keypad_over_a_running_match_keeps_off_the_acting_side_and_stops_the
     tap(app, do.NewMatch())
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     acting = m.to_act
     assert acting is not None and m.clock_running == acting
     hold_corner(app, clock)

@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, intents_on_screen, spot_for, tap
+from kiosk_support import draw_recorded, intents_on_screen, playing, spot_for, tap
 
 from engine import NS_PER_S, EndReason
 from kiosk.app import App
@@ -108,7 +108,7 @@ def test_stopping_a_match_aborts_it_in_the_journal_and_leaves(tmp_path: Path) ->
         fit.text for fit in draw_recorded(app, clock)}
     tap(app, do.ConfirmStop())
     assert not app.running and app.exit_status == 10
-    outcome = app.session.match.outcome if app.session is not None else None
+    outcome = playing(app).match.outcome if app.session is not None else None
     assert outcome is not None and outcome.reason is EndReason.ABORTED and not outcome.rated
     (record,) = journal.matches()
     assert record.finished and record.reason == "aborted" and record.detail == "stopped by the owner"
@@ -132,7 +132,7 @@ def test_settings_edit_save_writes_the_file_and_the_next_match_uses_the_new_bank
     assert load_config(path).config.match.bank_seconds == 180
     tap(app, do.GoHome())
     tap(app, do.NewMatch())
-    assert app.session is not None and app.session.match.bank_ns(1, clock.now()) == 180 * S
+    assert app.session is not None and playing(app).match.bank_ns(1, clock.now()) == 180 * S
     tap(app, do.GoHome())
     before = path.read_bytes()
     tap(app, do.OpenSettings())

@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import tap
+from kiosk_support import playing, tap
 
 from engine import NS_PER_S, Decline, Match, MatchConfig, Phase, Play
 from kiosk.app import App
@@ -79,10 +79,10 @@ def test_player_2s_ready_card_follows_the_language_they_pick() -> None:
 def test_the_auctions_facts_are_never_under_20_px(language: str) -> None:
     app, clock = make_app(language, balances=60)
     tap(app, do.NewMatch())
-    app.session.adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
+    playing(app).adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
     app.step(wait=False)  # the adopted match on screen before the next tap (a tap means what was shown)
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     t = translator(language)
     for _ in range(2):  # player 2 bids first (the jockey's credit, the cost), then player 1 answers
         player = s.match.to_act
@@ -113,7 +113,7 @@ def test_the_boneyard_shows_on_both_halves_and_the_balances_say_whose_is_whose()
     app, clock = make_app(balances=300)
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     yard = [x for x in recorded(app, clock) if x.role == "boneyard"]
     assert {x.facing for x in yard} == {0, 1}
     assert all(f"{s.match.boneyard_count}" in x.text and on_own_half(x, x.facing) for x in yard)
@@ -152,7 +152,7 @@ def practice(app: App, clock: FakeClock, level: int = 2) -> None:
 
 
 def person(app: App, clock: FakeClock) -> None:
-    m = app.session.match
+    m = playing(app).match
     clock.advance(0.3)
     if m.phase is Phase.READY:
         tap(app, do.Start(0))
@@ -166,7 +166,7 @@ def person(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(0, play.tile))
-    if app.session.selected == play.tile and play.at is not None:
+    if playing(app).selected == play.tile and play.at is not None:
         tap(app, do.TapPoint(play.at))
 
 
@@ -174,7 +174,7 @@ def person(app: App, clock: FakeClock) -> None:
 def test_a_practice_match_gives_the_computers_side_to_the_person(language: str) -> None:
     app, clock = make_app(language)
     practice(app, clock)
-    s = app.session
+    s = playing(app)
     t = translator(language)
     seat_label = t._("Player {number}", number=2)
     name = t._("Computer ({level})", level=t._("Casual"))
@@ -248,7 +248,7 @@ def test_the_last_placements_score_badge_reads_from_both_edges() -> None:
     app, clock = make_app(balances=300)
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     for _ in range(600):
         last = s.last_placement
         if last is not None and last.score > 0 and s.match.phase is Phase.PLAY:

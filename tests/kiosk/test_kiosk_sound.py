@@ -16,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
+from kiosk_support import playing
 
 from engine import NS_PER_S, EndReason
 from kiosk.app import App
@@ -175,7 +176,7 @@ def test_the_app_plays_a_matchs_cues_frame_by_frame_and_closes_the_mixer() -> No
     assert app.sound.heard == []
     app.do(do.Start(0), clock.advance(1))
     app.step(wait=False)
-    session = app.session
+    session = playing(app)
     assert session is not None and session.match.to_act is not None
     assert app.sound.heard == [Cue(CueKind.YOUR_TURN, session.match.to_act)] and pygame.mixer.get_busy()
     heard: list[Cue] = []

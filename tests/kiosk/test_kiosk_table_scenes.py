@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import spot_for, tap
+from kiosk_support import playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Point, Tile, Transfer, TransferReason
 from kiosk.app import App
@@ -53,7 +53,7 @@ def recorded(app: App, clock: FakeClock) -> layout.LayoutRecorder:
 
 def play_by_taps(app: App, clock: FakeClock, until: object, turns: int = 400) -> None:
     """Real play by taps (first legal move) until ``until(session)`` holds."""
-    s = app.session
+    s = playing(app)
     for _ in range(turns):
         if until(s):  # type: ignore[operator]
             return
@@ -81,10 +81,10 @@ def play_by_taps(app: App, clock: FakeClock, until: object, turns: int = 400) ->
 def test_quick_bids_by_tap_and_every_auction_button_is_48_px(orientation: str) -> None:
     app, clock = make_app(orientation, balances=60)
     tap(app, do.NewMatch())
-    app.session.adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
+    playing(app).adopt(Match(MatchConfig(balances=(60, 60), jockey=0)))
     app.step(wait=False)  # the frame that shows the match adopted
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     assert s.match.phase is Phase.AUCTION and s.match.to_act == 1
     tap(app, do.StepBid(5))  # +25
     assert s.bid_draft == 40
@@ -127,17 +127,17 @@ def test_resign_confirmation_no_is_the_default_and_yes_is_apart(orientation: str
         assert app.screen.get_at(inside)[:3] == theme.BUTTON_PRIMARY  # No is lit, Yes is not
         assert app.screen.get_at((yes.rect.x + 4, yes.rect.centery))[:3] == theme.BUTTON
         tap(app, do.CancelResign(player))
-        assert not app.session.match.is_over
+        assert not playing(app).match.is_over
     tap(app, do.Resign(1))
     tap(app, do.ConfirmResign(1))
-    assert app.session.match.outcome.winner == 0
+    assert playing(app).match.outcome.winner == 0
 
 
 def test_the_returning_player_reads_what_the_opponent_did_in_their_language() -> None:
     app, clock = make_app("table", handover=True)
     tap(app, do.NewMatch())
     tap(app, do.PlayerLanguage(1))  # player 2 reads Korean
-    s = app.session
+    s = playing(app)
 
     def drew_then_played(session: object) -> bool:
         m = s.match
@@ -162,7 +162,7 @@ def test_the_returning_player_reads_what_the_opponent_did_in_their_language() ->
 def test_a_forced_pass_is_announced_on_both_halves_and_play_goes_on_without_a_hand_over() -> None:
     app, clock = make_app("table", handover=True)
     tap(app, do.NewMatch())
-    s = app.session
+    s = playing(app)
     m = Match(MatchConfig(jockey=0, handover=True))
     data = m.to_dict()
     others = [str(t) for t in ALL_TILES if str(t) not in ("1|4", "2|3")]
@@ -215,7 +215,7 @@ def test_the_replay_steps_over_the_reveals_and_names_the_hands(tmp_path: Path) -
         scores = [placed_score(r.replay, i) for i in range(len(r.replay))]
         assert all((score is not None) == (item.step["do"] == "play" and i > 0)
                    for i, (score, item) in enumerate(zip(scores, r.replay, strict=True)))
-        paid = [e.points for e in app.session.events if isinstance(e, Transfer) and e.reason is TransferReason.SCORE]
+        paid = [e.points for e in playing(app).events if isinstance(e, Transfer) and e.reason is TransferReason.SCORE]
         assert [x for x in scores if x] == paid  # each score where the live match paid it
         admin = app.stage.regions.admin_area
         assert not any(spot.rect.colliderect(admin) for spot in app.hotspots if isinstance(spot.intent, do.ReplayTo))

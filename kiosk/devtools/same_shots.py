@@ -1,7 +1,8 @@
 """``python -m kiosk.devtools.same_shots BEFORE AFTER``: whether two folders of screenshots are the same, pixel for pixel.
 
-Compares every PNG of ``BEFORE`` with the file of the same name in ``AFTER`` (sizes and every pixel)
-and lists those missing on either side or different; exits 1 if any differ. For a change that must
+Compares every PNG of ``BEFORE`` with the file of the same name in ``AFTER`` (sizes and every pixel),
+and the layout records beside them (``NAME.json``, byte for byte), and lists those missing on either
+side or different; exits 1 if any differ. For a change that must
 not change what the kiosk shows: render ``python -m kiosk.devtools.screenshots --out BEFORE`` before
 it and ``--out AFTER`` after it.
 """
@@ -32,6 +33,11 @@ def differences(before: Path, after: Path) -> list[str]:
     found = [f"missing in {after}: {name}" for name in sorted(names - others)]
     found += [f"missing in {before}: {name}" for name in sorted(others - names)]
     found += [f"differs: {name}" for name in sorted(names & others) if pixels(before / name) != pixels(after / name)]
+    for name in sorted(names & others):  # the layout record beside each picture (what the layout audit reads)
+        record = name.with_suffix(".json")
+        if (before / record).exists() != (after / record).exists() or ((before / record).exists() and
+                (before / record).read_bytes() != (after / record).read_bytes()):
+            found.append(f"layout record differs: {record}")
     return found
 
 

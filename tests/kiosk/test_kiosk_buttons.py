@@ -28,7 +28,7 @@ def make(handover: bool) -> tuple[Controller, FakeClock]:
 
 def what_it_shows(c: Controller) -> tuple[object, ...]:
     """What a taken press changes: the match at the table, its state, the bid asked about."""
-    s = playing(c)
+    s = c.session
     if s is None:
         return (None,)
     m = s.match

@@ -22,7 +22,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.errors import N_ as N_  # the one marker of message ids for the catalogs (the engine's)
 from kiosk.i18n import particles
 
 DOMAIN = "spectacular_bid"
@@ -47,6 +46,12 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 # -- texts made now and shown later ------------------------------------------------------------
+
+
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` for the catalogs without translating it (translated where it is shown; the kiosk's
+    PIN part runs with the system's python3 before any dependency, so this is not the engine's own)."""
+    return msgid
 
 
 class Text(str):

@@ -358,6 +358,7 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
     assert app.ports.panel is not None
     assert app.ui.panel == app.ports.panel_status.value.lower()
     assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
+    app.close()
     plain, _ = make_app()
     try:
         frame(plain)

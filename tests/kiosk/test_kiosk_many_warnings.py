@@ -62,6 +62,7 @@ def test_the_settings_list_shows_the_first_warnings_and_says_how_many_more() -> 
     app = App(config_module.KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock",
               rng=random.Random(1), warnings=warnings, boot_id="b")
     text = status_text(app.controller.config, "en", app.controller.surroundings, warnings)
+    app.close()
     lines = text.split("\n")
     assert sum(line.startswith("Warning: ") for line in lines) == MOST_WARNINGS_LISTED
     assert lines[-1] == (f"… and {MANY - MOST_WARNINGS_LISTED} more warnings: python -m kiosk.config --check "

@@ -110,6 +110,7 @@ def test_stopping_a_match_aborts_it_in_the_journal_and_leaves(tmp_path: Path) ->
     assert not app.running and app.exit_status == 10
     outcome = playing(app).match.outcome if app.session is not None else None
     assert outcome is not None and outcome.reason is EndReason.ABORTED and not outcome.rated
+    app.close()
     (record,) = journal.matches()
     assert record.finished and record.reason == "aborted" and record.detail == "stopped by the owner"
     journal.close()
@@ -152,6 +153,7 @@ def test_without_a_pin_file_the_kiosk_says_the_owner_pin_is_not_set(tmp_path: Pa
     assert intents_on_screen(app) == [do.PinCancel()]  # no digits to type: only Cancel
     texts = " ".join(fit.text for fit in draw_recorded(app, clock))
     assert "no owner PIN is set" in texts and "sudo systemd/install.sh --pin NNNN" in texts
+    app.close()
     app, clock = make_app(pin=load_pin(tmp_path / "owner-pin"), simulator=True)
     frame(app)
     hold_corner(app, clock)

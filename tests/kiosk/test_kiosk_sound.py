@@ -191,6 +191,7 @@ def test_the_app_plays_a_matchs_cues_frame_by_frame_and_closes_the_mixer() -> No
     app.controller.config = replace(app.config, sound=SoundSettings(0))  # as the owner's Save does
     app.step(wait=False)
     assert not app.sound.player.active and app.sound.player.volume == 0
+    app.close()
     assert pygame.mixer.get_init() is None
 
 

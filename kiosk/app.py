@@ -14,6 +14,7 @@ import os
 import random
 import threading
 from collections.abc import Callable, Hashable
+from typing import Any
 
 import pygame
 
@@ -66,6 +67,7 @@ class App:
         self.notifier = notifier or Notifier.from_environment()
         self.pinger = WatchdogPinger(self.notifier, clock=lambda: self.clock.now() / NS_PER_S)
         self.frames = 0
+        self.closed = False
         self.full_redraws = 0
         self.partial_redraws = 0
         self._drawn_key: tuple[object, ...] | None = None
@@ -179,7 +181,7 @@ class App:
         """Send the LEDs and the serial panel a new state when what they show has changed (at home too,
         so a panel that connects while the kiosk idles shows it)."""
         session = self.controller.session
-        key = (id(session), None if session is None else session.version, self._clock_key)
+        key = (self.controller.changes, None if session is None else session.shown(), self._clock_key)
         if key != self._panel_key:
             self._panel_key = key
             self.ports.show(self.controller.panel_state(now), now)
@@ -216,20 +218,21 @@ class App:
     def take_inputs(self, events: list[pygame.event.Event], now: int) -> None:
         """Hand screen and hardware inputs to the controller in arrival order."""
         controller = self.controller
-        stamped: list[tuple[int, Callable[[], None]]] = []
+        stamped: list[tuple[int, Callable[[Any], None], Any]] = []
         for event in events:
-            action = self._pygame_input(event, now)
-            if action is not None:
-                stamped.append((now, action))
+            tap = self._pygame_input(event, now)
+            if tap is not None:
+                stamped.append((now, self._tap, tap))
         for item in self.ports.drain():
-            stamped.append((item.arrival_ns, lambda item=item: controller.press(item)))  # type: ignore[misc]
+            stamped.append((item.arrival_ns, controller.press, item))
         self._drained.set()
-        stamped.sort(key=lambda pair: pair[0])
-        for arrival, action in stamped:
+        stamped.sort(key=lambda taken: taken[0])
+        for arrival, take, what in stamped:
             controller.touched(arrival)
-            action()
+            take(what)
 
-    def _pygame_input(self, event: pygame.event.Event, now: int) -> Callable[[], None] | None:
+    def _pygame_input(self, event: pygame.event.Event, now: int) -> tuple[Tap, Intent | None] | None:
+        """A window event: the admin key and the touch holds at once; a tap, to take in arrival order."""
         kind = event.type
         controller = self.controller
         if kind == pygame.QUIT:
@@ -257,7 +260,7 @@ class App:
             controller.release("mouse")
         return None
 
-    def _press(self, pos: tuple[int, int], source: Hashable, now: int) -> Callable[[], None] | None:
+    def _press(self, pos: tuple[int, int], source: Hashable, now: int) -> tuple[Tap, Intent | None]:
         if self.stage.regions.admin_area.collidepoint(pos):  # held: the owner's PIN (kept clear of every control)
             self.controller.hold(source, now)
         spot = self.stage.hit(pos)
@@ -267,14 +270,15 @@ class App:
         if isinstance(intent, StepSetting):
             self.controller.hold_stepper(source, intent, now)  # held, it repeats
         kind, rect = (None, None) if spot is None else (type(spot.intent), tuple(spot.rect))
-        taken = Tap(pos, now, kind, rect, self.controller.presses.shown_count)  # type: ignore[arg-type]
-        near = max(24, self.screen.get_height() // TAP_NEAR_SHARE)
+        return Tap(pos, now, kind, rect, self.controller.presses.shown_count), intent  # type: ignore[arg-type]
 
-        def tap() -> None:  # a repeat, or a tap meant for the screen before, means nothing (as a button)
-            if not self.controller.tap_ignored(taken, near) and intent is not None:
-                self.stage.handle(intent, now)  # only a scene on screen now that offers it takes it
-
-        return tap
+    def _tap(self, taken: tuple[Tap, Intent | None]) -> None:
+        """A tap as its hotspot's intent: a repeat, or a tap meant for the screen before, means nothing
+        (as a button); only a scene on screen now that offers it takes it."""
+        tap, intent = taken
+        if not self.controller.tap_ignored(tap, max(24, self.screen.get_height() // TAP_NEAR_SHARE)) \
+                and intent is not None:
+            self.stage.handle(intent, tap.arrival_ns)
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -299,7 +303,10 @@ class App:
         return "none"
 
     def close(self) -> None:
-        """Hand the match to the keeper a last time, release the hardware and the display."""
+        """Hand the match to the keeper a last time, release the hardware and the display (once)."""
+        if self.closed:
+            return
+        self.closed = True
         self.controller.finish(self.clock.now())
         self.running = False
         self._drained.set()

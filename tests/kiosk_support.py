@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Protocol
 
 import pygame
 
@@ -12,9 +13,24 @@ from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.table.intents import Intent
 from kiosk.table.presses import REPEAT_NS
+from kiosk.table.session import GameSession
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 from kiosk.ui.widgets import Hotspot
+
+
+class AtTheTable(Protocol):
+    """An app or a controller: what has a match at the table."""
+
+    @property
+    def session(self) -> GameSession | None: ...
+
+
+def playing(holder: AtTheTable) -> GameSession:
+    """The match at the table of ``holder`` (an app or a controller); there must be one."""
+    session = holder.session
+    assert session is not None, "no match at the table"
+    return session
 
 
 def spot_for(app: App, wanted: Intent | type[Intent]) -> Hotspot | None:

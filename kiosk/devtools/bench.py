@@ -57,7 +57,7 @@ def frame_times(size: tuple[int, int], samples: int) -> tuple[list[float], list[
             clock_only.append(time.perf_counter() - start)
             assert kind == "clocks", kind
         for _ in range(samples):
-            app.ui.changed()
+            app.controller.changed()
             start = time.perf_counter()
             app.draw(clock.now())
             full.append(time.perf_counter() - start)
@@ -72,7 +72,7 @@ def idle_cpu(seconds: float) -> float:
     try:
         app.controller.new_match()
         assert app.session is not None
-        app.session.press(0, Button.ACCEPT, app.clock.now())
+        app.session.start(0, app.clock.now())
         end = time.monotonic() + seconds
         cpu0, wall0 = time.process_time(), time.monotonic()
         while time.monotonic() < end:

@@ -75,10 +75,10 @@ def run(trials: int, seed: int = 1, orientation: str = "table") -> Tally:
     taken: list[do.Intent] = []
     handle = app.controller.handle
 
-    def counting(intent: do.Intent, now: int) -> None:
+    def counting(intent: do.Intent, now: int, *, button: bool = False) -> None:
         if not isinstance(intent, do.Noop):
             taken.append(intent)
-        handle(intent, now)
+        handle(intent, now, button=button)
 
     app.controller.handle = counting  # type: ignore[method-assign]
     tally = Tally()

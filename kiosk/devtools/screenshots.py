@@ -195,7 +195,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         _fresh(app)
         for player in (0, 1):
             app.ui.player_languages[player] = next_language(next_language(app.ui.language) if player else app.ui.language)
-        app.ui.changed()
+        app.controller.changed()
 
     def ready_auction() -> None:
         _fresh(app, jockey=1)  # as after a domino by player 2
@@ -377,7 +377,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def keypad() -> None:  # held the owner's area (Player 1's edge) during a match: facing that edge
         play_opening()
         owner()
-        app.controller.owner.held("mouse")
+        app.controller.owner.held("mouse", simulator=False)
         for digit in "482":
             app.do(do.PinDigit(digit), clock.now())
 
@@ -488,7 +488,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         app.ui.owner.notice = T("Saved. The changes apply from the next match; orientation and language from the "
                                 "next start of the kiosk.")
         app.ui.owner.notice_ok = True
-        app.ui.changed()
+        app.controller.changed()
 
     return {
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,

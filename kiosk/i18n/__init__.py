@@ -49,7 +49,8 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def N_(msgid: str) -> str:
-    """Mark ``msgid`` for the catalogs without translating it (translated where it is shown)."""
+    """Mark ``msgid`` for the catalogs without translating it (translated where it is shown; the kiosk's
+    PIN part runs with the system's python3 before any dependency, so this is not the engine's own)."""
     return msgid
 
 

@@ -1,73 +1,62 @@
 """The kiosk's state and what inputs do to it, without pygame: the match lifecycle at the table.
 
-The frame loop (``kiosk.app``) hands the controller every input in arrival order (the intents of
-taps, which the scenes pass on, and the physical buttons), lets time pass (``update``) and asks
-what the screen depends on (``screen_key``) and when it must next wake (``next_due_ns``). The
-controller owns the match at the table (``session``), the journal behind its keeper (``keeper``:
-no storage fault reaches the table, it becomes the saving banner), the interface state (``ui``)
-and the named players (``desk``):
+The frame loop (``kiosk.app``) hands the controller every input in arrival order (taps as their
+hotspots' intents, which the scenes on screen offer; physical buttons as the intents they make now,
+``buttons``), lets time pass (``update``) and asks what the screen depends on (``screen_key``) and
+when it must next wake (``next_due_ns``). Every intent goes through one list of guards (``refusal``)
+and one dispatch table (``routes``: its areas' parts in ``dispatch`` and ``owner_screens``). The
+controller owns the match (``session``), the journal behind its keeper (``keeper``: a storage fault
+becomes the saving banner), the interface state (``ui``) and the named players (``desk``):
 
-- a new match starts at the ready screen and is entered in the journal at its first Start (the
-  players in the seats can change until then);
+- a new match starts at the ready screen and is entered in the journal at its first Start;
 - at start-up an unfinished match is resumed from the journal;
 - a loop that could not take commands for too long while a clock ran aborts the match (stall);
-- each transfer of points makes a chip flight (its data: who pays whom, how much, since when);
+- each transfer of points makes a chip flight (who pays whom, how much, since when);
 - between matches, the kiosk returns home after a while without input; holding the admin corner
-  (or key) long enough asks for the owner PIN, then leaves the kiosk (``owner_screens``: the keypad,
-  stopping a match, the settings editor);
-- every change the screen must show bumps ``ui.version`` (or the session's ``version``).
+  (or key) long enough asks for the owner PIN (``owner_screens``, whose decisions it applies).
 
-Beside it: ``presses`` (when an input means what the screen shows: stale inputs, repeats),
-``dispatch`` (the player screens' and the match's intents), ``texts`` (the key legend and the
-settings' lines), ``owner_screens`` and ``players`` (the owner's and the named players' screens).
+Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines),
+``players`` (the named players' screens).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
+from typing import Any
 
-from engine import NS_PER_S, Phase, Transfer
+from engine import NS_PER_S, Action, Phase, Transfer
 from hardware.events import Button, InputEvent
-from hardware.state import PanelState, PlayerPanel
+from hardware.state import PanelState
 from kiosk.config import KioskConfig
+from kiosk.i18n import T
 from kiosk.owner import LoadedPin
 from kiosk.store.errors import KioskStoreError
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.stall import StallDetector
 from kiosk.table import intents as do
+from kiosk.table.buttons import STARTS, button_intent, panel_of
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
-from kiosk.table.dispatch import desk_intent, match_intent
+from kiosk.table.dispatch import DESK, INTERFACE, MATCH, ON_TO_ACT
 from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
 from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
 from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
 from kiosk.table.due import next_due_ns
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
-from kiosk.table.owner_screens import OwnerDesk
-from kiosk.table.players import PlayerDesk, who
+from kiosk.table.owner_screens import OWNER, STOPPED_BY_OWNER, Decision, OwnerDesk, in_progress
+from kiosk.table.players import PlayerDesk, Seat, seat_of
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
-from kiosk.table.presses import PressTiming, Tap
+from kiosk.table.presses import Hold, PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
 from kiosk.table.texts import key_legend, status_text
 from kiosk.timesource import Clock
-
-ON_TO_ACT = (do.StepBid, do.MaxBid, do.PlaceBid, do.Accept, do.Decline, do.TapTile, do.TapPoint, do.DrawTile,
-             do.Reveal, do.ConfirmAllIn)
-"""The match's taps that act for whoever is to act."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hold:
-    """A press being held (admin exit)."""
-
-    since_ns: int
-    source: Hashable
 
 
 class Controller:
@@ -110,24 +99,27 @@ class Controller:
         self.computer: ComputerPlayer | None = None
         """In a practice match: the computer in seat 1 (``kiosk.table.computer``); None: two people."""
         self.bot_executor: Executor | None = None
-        """Where the computer thinks (None: a worker thread, made when first needed; tests give
-        ``computer.InlineExecutor``)."""
+        """Where the computer thinks (None: a worker thread, made when first needed; tests: ``InlineExecutor``)."""
         self.bot_samples: int | None = None
         """Level 4's fixed work per decision (tests, screenshots); None: its time budget on ``clock``."""
         self.running = True
         """False once the kiosk is to leave (admin exit, closed window, SIGTERM)."""
         self.exit_status = 0
+        self.changes = 0
+        """How many times what the screen shows changed: after every input taken, and in time (``update``)."""
         self._events_seen = 0
-        self._holds: dict[Hashable, Hold] = {}
+        self.holds: dict[Hashable, Hold] = {}
         self.steppers = StepperRepeat()
         """The settings steppers held down (they repeat)."""
         self._last_input_ns = clock.now()
         """The idle return counts from the latest input, or from the start (a resume's message stays)."""
         self.presses = PressTiming()
         """What inputs meant on the newest frame on screen, and the buttons' last presses."""
-        self.owner = OwnerDesk(self, owner_pin, config_path)
-        """The owner's PIN keypad, stopping a match, the settings editor (``owner_pin``: from
-        ``kiosk.owner.load_pin``, None: no PIN; ``config_path``: where Save writes, None: nowhere)."""
+        self.owner = OwnerDesk(self.ui, config, clock.now(), boot_id=boot_id, pin=owner_pin,
+                               config_path=config_path)
+        """The owner's PIN keypad, stopping a match, the settings editor (``config_path``: where Save writes)."""
+        self.routes = self._routes()
+        """The one dispatch table: what each kind of intent does (``handle``)."""
         self.refresh_texts()
         self.resume()
         self.stall.reset(self.clock.now())
@@ -160,7 +152,6 @@ class Controller:
         session.say(resumed.message, now)
         self._save(now)
         self.ui.screen = Screen.MATCH
-        self.ui.changed()
 
     def new_match(self, computer_level: int | None = None) -> None:
         """Start a fresh match at the ready screen (entered in the journal at its first Start);
@@ -178,11 +169,14 @@ class Controller:
         self.ui.help_open = False
         self.ui.sheet_open = False
         self.ui.confirm_resign.clear()
-        self.ui.changed()
+
+    def seat(self, number: int) -> Seat:
+        """Who sits in seat ``number``: a person or the computer, their name and language."""
+        return seat_of(self.ui, self.computer, number)
 
     def player_name(self, seat: int) -> str:
         """Who sits in ``seat`` for the in-game texts: the computer, the named player, or "Player 2" (a ``Text``)."""
-        return who(self.ui.records, self.computer, seat)
+        return self.seat(seat).name
 
     def enter_match(self) -> None:
         """Before the first Start: enter the match in the journal with the players now in the seats.
@@ -209,7 +203,6 @@ class Controller:
         self.ui.help_open = False
         self.ui.confirm_resign.clear()
         self.owner.close()
-        self.ui.changed()
 
     def use_journal(self, journal: Journal | None) -> None:
         """Keep matches and named players in ``journal`` from now on (the screenshots' demonstration)."""
@@ -256,99 +249,92 @@ class Controller:
         return self.presses.tap_repeat(tap, near) or self.stale(tap.arrival_ns)
 
     def press(self, item: InputEvent) -> None:
-        """A physical button press (GPIO, serial panel or simulator key); a press meant for an earlier
-        screen, or a repeat right after a screen change, means nothing."""
+        """A physical button press (GPIO, serial panel or simulator key): the intent it makes now
+        (``button_intent``), carried out as a tap's; a press meant for an earlier screen, or a repeat
+        right after a screen change, means nothing."""
         if self.presses.repeat(item) or self.stale(item.arrival_ns):
             return
-        o = self.ui.owner
-        if (o.keypad is not None or o.confirm_stop) and not self.owner.match_in_progress():
-            return  # the owner has the screen: the buttons wait (beside a match in progress they play on)
-        arrival = self.arrival(item.arrival_ns)
-        if item.button is Button.HELP:
-            if self.ui.help_open:
-                self.ui.help_open = False
-            else:
-                self.ui.open_help()
-            self.ui.changed()
-            return
+        self.handle(self.button_intent(item.player, item.button), item.arrival_ns, button=True)
+
+    def button_intent(self, player: int | None, button: Button) -> do.Intent:
+        """What ``button`` of ``player`` (None: a kiosk button) asks for now: HELP opens or closes the
+        help, at home ACCEPT or START/CONTINUE is a new match, at the table ``buttons.button_intent``."""
+        if button is Button.HELP:
+            return do.CloseHelp() if self.ui.help_open else do.OpenHelp()
         if self.session is None:
-            if item.button in (Button.ACCEPT, Button.START_CONTINUE) and self.ui.screen == Screen.HOME:
-                self.new_match()
-            return
-        if self.ui.records.picker is not None:  # a name is being picked: the buttons wait
-            return
-        if self.computer is not None and item.player == self.computer.seat:  # the computer's buttons are its own
-            return
-        if item.button in (Button.ACCEPT, Button.START_CONTINUE):
-            self.enter_match()  # only a Start enters the match in the journal (never a stray RAISE)
-        self.session.press(item.player, item.button, arrival)
+            return do.NewMatch() if button in STARTS and self.ui.screen == Screen.HOME else do.Noop()
+        return button_intent(self.session, player, button)
 
-    def handle(self, intent: do.Intent, now: int) -> None:
-        """Carry out a tap's ``intent`` (``now``: when the tap was taken in)."""
-        if isinstance(intent, do.Noop):
-            return
-        if (self._interface(intent) or self._navigate(intent) or self.owner.handle(intent, now)
-                or self._players(intent) or self._command(intent, now)):
-            self.ui.changed()
+    def refusal(self, intent: do.Intent, button: bool = False) -> str | None:
+        """Why ``intent`` is not taken now (None: it is), from a button or (``button`` False) a tap that
+        the screen offered; the timing guards (stale inputs, repeats) come before (``presses``)."""
+        o = self.ui.owner
+        if (o.keypad is not None or o.confirm_stop) and type(intent) not in OWNER and not self.match_in_progress():
+            return "the owner has the screen"  # beside a match in progress the players play on
+        if type(intent) not in MATCH and not isinstance(intent, do.Hint):
+            return None
+        s = self.session
+        if s is None:
+            return "no match"
+        if button and self.ui.records.picker is not None:
+            return "a name is being picked"
+        if self.computers_own(intent, s, button):
+            return "the computer's"
+        return None
 
-    def _interface(self, intent: do.Intent) -> bool:
-        """Languages and pages: the interface only (its texts are made again)."""
+    def handle(self, intent: do.Intent, now: int, *, button: bool = False) -> None:
+        """Carry out ``intent`` (a tap's, taken in at ``now``; ``button``: a physical button's, arrived
+        at ``now``) through the one dispatch table, unless a guard refuses it."""
+        route = self.routes.get(type(intent))
+        if route is None or self.refusal(intent, button) is not None:
+            return
+        route(intent, now)
+        self.changed()
+
+    def changed(self) -> None:
+        """Something the screen shows changed (the frame loop redraws it whole)."""
+        self.changes += 1
+
+    def _routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
+        """Intent type to handler: the areas' tables (``dispatch``, ``owner_screens``) and the screens'."""
         ui = self.ui
-        match intent:
-            case do.HostLanguage(language):
-                ui.set_host_language(language)
-            case do.PlayerLanguage(player):
-                ui.next_player_language(player)
-            case do.HelpLanguage(language):
-                ui.set_help_language(language)
-            case do.HelpPage(page):
-                ui.help_page = max(0, page)
-            case do.SettingsPage(page):
-                ui.settings_page = max(0, page)
-            case _:
-                return False
+        routes: dict[type[do.Intent], Callable[[Any, int], object]] = {}
+        routes |= {kind: partial(self._interface, f) for kind, f in INTERFACE.items()}
+        routes |= {kind: partial(self._players, f) for kind, f in DESK.items()}
+        routes |= {kind: partial(self._owner, f) for kind, f in OWNER.items()}
+        routes |= {kind: partial(self._match, f) for kind, f in MATCH.items()}
+        routes |= {
+            do.OpenHelp: lambda i, now: ui.open_help(i.player),
+            do.CloseHelp: lambda i, now: setattr(ui, "help_open", False),
+            do.OpenScoreSheet: lambda i, now: ui.open_sheet(i.player),
+            do.CloseScoreSheet: lambda i, now: setattr(ui, "sheet_open", False),
+            do.ScoreSheetPage: lambda i, now: setattr(ui, "sheet_page", max(0, i.page)),
+            do.NewMatch: lambda i, now: self.new_match(),
+            do.Rematch: lambda i, now: self.new_match(None if self.computer is None else self.computer.level),
+            do.OpenPractice: lambda i, now: ui.open_screen(Screen.PRACTICE, i.player),
+            do.PlayComputer: lambda i, now: self.new_match(i.level),
+            do.GoHome: lambda i, now: self.go_home(),
+            do.OpenSettings: lambda i, now: self._open_settings(i.player),
+            do.Hint: self._hint,
+        }
+        return routes
+
+    def _interface(self, handler: Callable[[UiState, Any], object], intent: do.Intent, now: int) -> None:
+        """Languages and pages: the interface only (its texts are made again)."""
+        handler(self.ui, intent)
         self.refresh_texts()
-        return True
 
-    def _navigate(self, intent: do.Intent) -> bool:
-        """Overlays and screens."""
-        match intent:
-            case do.OpenHelp(player):
-                self.ui.open_help(player)
-            case do.CloseHelp():
-                self.ui.help_open = False
-            case do.OpenScoreSheet(player):
-                self.ui.open_sheet(player)
-            case do.CloseScoreSheet():
-                self.ui.sheet_open = False
-            case do.ScoreSheetPage(page):
-                self.ui.sheet_page = max(0, page)
-            case do.NewMatch():
-                self.new_match()
-            case do.Rematch():
-                self.new_match(None if self.computer is None else self.computer.level)
-            case do.OpenPractice(player):
-                self.ui.screen = Screen.PRACTICE
-                self.ui.facing = player
-            case do.PlayComputer(level):
-                self.new_match(level)
-            case do.GoHome():
-                self.go_home()
-            case do.OpenSettings(player):
-                self.ui.screen = Screen.SETTINGS
-                self.ui.facing = player
-                self.ui.settings_page = 0  # the settings open at their first page
-                self.ui.owner.notice = ""
-                self.ui.status_line = self.status_text()
-            case _:
-                return False
-        return True
+    def _open_settings(self, player: int | None) -> None:
+        self.ui.open_screen(Screen.SETTINGS, player)
+        self.ui.settings_page = 0  # the settings open at their first page
+        self.ui.owner.notice = ""
+        self.ui.status_line = self.status_text()
 
-    def _players(self, intent: do.Intent) -> bool:
+    def _players(self, handler: Callable[[PlayerDesk, UiState, Any], object], intent: do.Intent, now: int) -> None:
         """The named players' screens: picker, keyboard, leaderboard, history, replay (a journal that
         fails under them is a warning, and the kiosk goes home; the keeper repairs it at the next frame)."""
         try:
-            return desk_intent(self.desk, intent, self.ui)
+            handler(self.desk, self.ui, intent)
         except KioskStoreError as exc:
             self.ui.warnings = (*self.ui.warnings, exc.text)
             self.ui.records.picker = None
@@ -356,41 +342,58 @@ class Controller:
                 self.go_home()
             else:
                 self.ui.screen = Screen.MATCH
-            return True
 
-    def _command(self, intent: do.Intent, now: int) -> bool:
-        """The match's own taps (nothing without a match)."""
-        s = self.session
-        if s is None:
-            return False
-        if self.computers_own(intent, s):
-            return False
+    def _owner(self, handler: Callable[[OwnerDesk, Any, int, bool], Decision], intent: do.Intent, now: int) -> None:
+        self.apply(handler(self.owner, intent, now, self.match_in_progress()), now)
+
+    def apply(self, decision: Decision, now: int) -> None:
+        """Carry out what the owner's desk decided."""
+        if decision.abort and self.session is not None:
+            self.session.abort(T(STOPPED_BY_OWNER), now)
+        if decision.manage:
+            self.desk.open_manage()
+        if decision.config is not None:
+            self.config = replace(self.config, match=decision.config.match, sound=decision.config.sound)
+            self.refresh_texts()
+        if decision.finish:
+            self.finish(now)
+        if decision.leave:
+            self.running, self.exit_status = False, ADMIN_EXIT_STATUS
+
+    def _match(self, handler: Callable[[GameSession, UiState, Any, int], object], intent: do.Intent, now: int) -> None:
+        """The match's intents (the guards saw that there is a match); only a Start enters the match
+        in the journal."""
+        assert self.session is not None
         if isinstance(intent, do.Start):
             self.enter_match()
-        if isinstance(intent, do.Hint):
-            c = self._computer()
-            return c is not None and intent.player == c.person and c.ask_hint(s.match, self.arrival(now))
-        return match_intent(s, self.ui, intent, self.arrival(now))
+        handler(self.session, self.ui, intent, self.arrival(now))
 
-    def computers_own(self, intent: do.Intent, s: GameSession) -> bool:
-        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or one that
-        acts for the player to act while that is the computer): no tap makes it."""
-        c = self.computer
-        if c is None:
-            return False
-        if getattr(intent, "player", None) == c.seat:
+    def _hint(self, intent: do.Hint, now: int) -> None:
+        c, s = self._computer(), self.session
+        if c is not None and s is not None and intent.player == c.person:
+            c.ask_hint(s.match, self.arrival(now))
+
+    def computers_own(self, intent: do.Intent, s: GameSession, button: bool = False) -> bool:
+        """In a practice match: whether ``intent`` is the computer's to make (its seat's, or a tap that
+        acts for the player to act while that is the computer): no input makes it."""
+        player, to_act = getattr(intent, "player", None), s.match.to_act
+        if player is not None and not self.seat(player).person:
             return True
-        return s.match.to_act == c.seat and isinstance(intent, ON_TO_ACT)
+        return not button and to_act is not None and not self.seat(to_act).person and isinstance(intent, ON_TO_ACT)
+
+    def match_in_progress(self) -> bool:
+        """A match past its first Start and not over."""
+        return in_progress(self.session)
 
     # -- admin exit --------------------------------------------------------------------------
 
     def hold(self, source: Hashable, now: int) -> None:
         """A press on the admin corner (or the admin key) began at ``now``."""
-        self._holds[source] = Hold(now, source)
+        self.holds[source] = Hold(now, source)
 
     def release(self, source: Hashable) -> None:
         """That press ended."""
-        self._holds.pop(source, None)
+        self.holds.pop(source, None)
         self.steppers.release(source)
 
     def hold_stepper(self, source: Hashable, intent: do.Intent, now: int) -> None:
@@ -412,18 +415,18 @@ class Controller:
             s.abort(reason, now)
 
     def update(self, now: int) -> None:
-        """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return."""
-        if self.session is not None:
-            self.session.tick(now)
-            self._computer_turn(now)
-            self._start_flights(now)
-        self._save(now)  # committed before it is shown (or kept, and the banner says so)
+        """Let time pass: losses on time, the journal, chip flights, the admin exit, the idle return
+        (the screen is redrawn when any of them did something)."""
+        s = self.session
+        done = s is not None and (s.tick(now) | self._computer_turn(now, s) | self._start_flights(now, s))
+        done |= self._save(now)  # committed before it is shown (or kept, and the banner says so)
         if self.desk.advance_replay(now):  # the replay's auto-play
             self._last_input_ns = max(self._last_input_ns, now)
-            self.ui.changed()
-        self._check_holds(now)
+            done = True
+        done |= self._check_holds(now)
         self._repeat_steppers(now)
-        self._idle_return(now)
+        if done | self._idle_return(now):
+            self.changed()
 
     def _repeat_steppers(self, now: int) -> None:
         """The held steppers' repeats, while the settings editor that shows them is open."""
@@ -431,74 +434,68 @@ class Controller:
             self.steppers.clear()
             return
         for intent in self.steppers.due(now):
-            self.owner.handle(intent, now)
-            self.ui.changed()
+            self.handle(intent, now)
 
     def panel_state(self, now: int) -> PanelState:
-        """What the LEDs and the serial panel show: the match's state, or at home ACCEPT lit for a new match."""
-        if self.session is not None:
-            state = self.session.panel_state(now)
-            if self.computer is not None:  # nothing lit on the computer's side
-                players = list(state.players)
-                players[self.computer.seat] = replace(players[self.computer.seat], active=frozenset())
-                state = replace(state, players=(players[0], players[1]))
-            return state
-        start = PlayerPanel(active=frozenset({Button.ACCEPT}))
-        return PanelState(players=(start, start))
+        """What the LEDs and the serial panel show: each game button lit exactly when its press would be taken."""
+        return panel_of(self, now)
 
-    def _save(self, now: int) -> None:
-        """Hand the match to the keeper; show its state (the saving banner) and what it noticed."""
+    def _save(self, now: int) -> bool:
+        """Hand the match to the keeper; show its state (the saving banner) and what it noticed (True
+        if the screen must show something new)."""
         keeper = self.keeper
         if keeper is None:
-            return
+            return False
         s = self.session
         state = keeper.sync(s.match if s is not None and self._entered else None, now)
-        if state.problem != self.ui.saving:
-            self.ui.saving = state.problem
-            self.ui.changed()
-        self._notices(now)
+        shown = state.problem != self.ui.saving
+        self.ui.saving = state.problem
+        shown |= self._notices(now)
         if keeper.generation != self._generation:  # opened late, restored from a backup, started afresh
             self._generation = keeper.generation
             self.desk = PlayerDesk(keeper, self.ui)
-            self.ui.changed()
+            shown = True
+        return shown
 
-    def _notices(self, now: int) -> None:
-        """What the keeper noticed, each shown once: to both players during a match, else on the banner."""
-        if self.keeper is None:
-            return
-        for notice in self.keeper.take_notices():
+    def _notices(self, now: int) -> bool:
+        """What the keeper noticed, each shown once: to both players during a match, else on the banner
+        (True if there was any)."""
+        notices = self.keeper.take_notices() if self.keeper is not None else []
+        for notice in notices:
             if self.session is not None:
                 self.session.say(notice, now)
             else:
                 self.ui.warnings = (*self.ui.warnings, notice)
-                self.ui.changed()
+        return bool(notices)
 
     def set_panel(self, state: str | None) -> None:
         """The serial panel's state as the screen shows it."""
-        if state != self.ui.panel:
-            self.ui.panel = state
-            self.ui.changed()
+        self.ui.panel = state
 
     def show_flight(self, transfer: Transfer, start_ns: int) -> None:
         """Fly the chips of ``transfer`` from ``start_ns`` (the events so far count as seen)."""
         self.flight = ChipFlight(transfer.payer, transfer.payee, transfer.points, start_ns)
         self._events_seen = len(self.session.events) if self.session is not None else 0
 
-    def _start_flights(self, now: int) -> None:
-        """Animate the newest transfer (chips flying from the payer's stack to the payee's)."""
-        events = self.session.events if self.session is not None else []
-        for event in events[self._events_seen :]:
+    def _start_flights(self, now: int, s: GameSession) -> bool:
+        """Animate the newest transfer (chips flying from the payer's stack to the payee's); True if a
+        flight began or ended."""
+        before = self.flight
+        for event in s.events[self._events_seen :]:
             if isinstance(event, Transfer):
                 self.flight = ChipFlight(event.payer, event.payee, event.points, now)
-        self._events_seen = len(events)
+        self._events_seen = len(s.events)
         if self.flight is not None and self.flight.progress(now) >= 1.0:
             self.flight = None
+        return self.flight is not before
 
-    def _check_holds(self, now: int) -> None:
-        for source, hold in list(self._holds.items()):
-            if now - hold.since_ns >= self.hold_ns:
-                del self._holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
-                self.owner.held(source)
+    def _check_holds(self, now: int) -> bool:
+        """The admin holds long enough (True if any was)."""
+        held = [source for source, hold in self.holds.items() if now - hold.since_ns >= self.hold_ns]
+        for source in held:
+            del self.holds[source]  # once: the keypad opens (or, in the simulator without a PIN, the kiosk leaves)
+            self.apply(self.owner.held(source, self.simulator), now)
+        return bool(held)
 
     def finish(self, now: int) -> None:
         """Before leaving: hand the match to the keeper a last time (a stopped match is committed)."""
@@ -529,42 +526,58 @@ class Controller:
             c.min_move_ns = int(self.config.computer.think_seconds * NS_PER_S)  # its pause; level 4 searches it
         return c
 
-    def _computer_turn(self, now: int) -> None:
-        """The computer asks or plays when its turn has come; a hint that came in is shown."""
-        c, s = self._computer(), self.session
-        if c is None or s is None:
-            return
-        c.update(s.match, now, lambda action, at: s.command(action, self.arrival(at)))
+    def _computer_turn(self, now: int, s: GameSession) -> bool:
+        """The computer asks or plays when its turn has come; a hint that came in is shown (True if
+        it played or a hint came)."""
+        c = self._computer()
+        if c is None:
+            return False
+        played: list[Action] = []
+
+        def play(action: Action, at: int) -> bool:
+            played.append(action)
+            return s.command(action, self.arrival(at))
+
+        c.update(s.match, now, play)
         hint = c.take_news()
         if hint is not None:
             show_hint(s, hint, c.person, now)
+        return bool(played) or hint is not None
 
-    def _idle_return(self, now: int) -> None:
+    def _idle_return(self, now: int) -> bool:
+        """After a while without input: the owner's screens close, and between matches the kiosk goes
+        home (True if either happened)."""
         idle_ns = int(self.config.kiosk.idle_return_seconds * NS_PER_S)
         ui = self.ui
         if now - self._last_input_ns < idle_ns:
-            return
-        if ui.owner.keypad is not None or ui.owner.confirm_stop:  # nobody finished the admin exit
+            return False
+        closed = ui.owner.keypad is not None or ui.owner.confirm_stop  # nobody finished the admin exit
+        if closed:
             self.owner.close()
-            ui.changed()
         if ui.screen == Screen.HOME and self.session is None:
-            return
+            return closed
         s = self.session
         if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (
                 s.match.phase is Phase.READY and s.match.round == 0):
             self.go_home()
+            return True
+        return closed
 
     # -- what the frame loop asks ------------------------------------------------------------
 
     def screen_key(self, now: int) -> tuple[object, ...]:
-        """Everything a full redraw depends on (besides the clock digits)."""
+        """Everything a full redraw depends on (besides the clock digits): what changed after inputs
+        and in time (``changes``), the screen, the match at the table, the messages and chips in the
+        air, the lock's countdown, and what the machine reports (the panel, the saving banner)."""
         s = self.session
-        locked = self.owner.locked_seconds(now) if self.ui.owner.keypad is not None else 0
+        ui = self.ui
+        locked = self.owner.locked_seconds(now) if ui.owner.keypad is not None else 0
+        shown = (self.changes, ui.screen, locked, ui.panel, ui.saving, len(ui.warnings))
         if s is None:
-            return (self.ui.version, self.ui.screen, locked)
+            return shown
         live = tuple(id(m) for m in s.live_messages(now))
         flying = None if self.flight is None else (id(self.flight), now)
-        return (self.ui.version, self.ui.screen, locked, s.version, live, flying)
+        return (*shown, s.shown(), live, flying)
 
     def next_due_ns(self, now: int) -> int:
         """When the next thing the screen or the LEDs must show is due (``kiosk.table.due``)."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from engine import LOW_BANK_NS as LOW_BANK_NS  # the controller reads it from here
 from engine import NS_PER_S
-
-if TYPE_CHECKING:
-    from kiosk.table.controller import Controller
+from kiosk.config import KioskConfig
+from kiosk.table.computer import ComputerPlayer
+from kiosk.table.presses import Hold
+from kiosk.table.repeat import StepperRepeat
+from kiosk.table.session import GameSession
+from kiosk.table.state import ChipFlight, UiState
 
 MAX_SLEEP_NS = 1000 * 1_000_000
 """The loop wakes at least this often (watchdog, panel status) even when nothing changes."""
@@ -16,7 +20,28 @@ BLINK_SLEEP_NS = 125 * 1_000_000
 """While a low bank makes LEDs blink, the loop wakes this often to drive them."""
 
 
-def next_due_ns(c: Controller, now: int) -> int:
+class Waiting(Protocol):
+    """What the next due time depends on (the controller's state, read only)."""
+
+    @property
+    def config(self) -> KioskConfig: ...
+    @property
+    def flight(self) -> ChipFlight | None: ...
+    @property
+    def session(self) -> GameSession | None: ...
+    @property
+    def computer(self) -> ComputerPlayer | None: ...
+    @property
+    def holds(self) -> Mapping[object, Hold]: ...
+    @property
+    def hold_ns(self) -> int: ...
+    @property
+    def steppers(self) -> StepperRepeat: ...
+    @property
+    def ui(self) -> UiState: ...
+
+
+def next_due_ns(c: Waiting, now: int) -> int:
     """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
     a message's end, a blinking LED, a chip flight's next frame, an admin hold; at most a second)."""
     due = [now + MAX_SLEEP_NS]
@@ -40,7 +65,7 @@ def next_due_ns(c: Controller, now: int) -> int:
         thought = c.computer.due_ns(s.match, now)
         if thought is not None:
             due.append(thought)
-    due.extend(hold.since_ns + c.hold_ns for hold in c._holds.values())
+    due.extend(hold.since_ns + c.hold_ns for hold in c.holds.values())
     repeat = c.steppers.next_due_ns()
     if repeat is not None:
         due.append(repeat)

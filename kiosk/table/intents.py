@@ -120,9 +120,9 @@ class PlayerLanguage(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Start(Intent):
-    """Start (round 1) or Continue (between rounds), by ``player``."""
+    """Start (round 1) or Continue (between rounds), by ``player`` (None: the kiosk's START/CONTINUE button)."""
 
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,3 +472,13 @@ class CancelAllIn(Intent):
 @dataclass(frozen=True, slots=True)
 class PinStopMatch(Intent):
     """The keypad over a match in progress: with the right PIN, stop the match unrated (the kiosk stays)."""
+
+
+# -- a physical button (kiosk.table.buttons) ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonUnused(Intent):
+    """A button of ``player`` that means nothing now: the screen says where to act instead."""
+
+    player: int

@@ -18,9 +18,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
 
 from engine import NS_PER_S, Phase
 from kiosk.config import KioskConfig
@@ -28,10 +28,8 @@ from kiosk.i18n import LANGUAGES, N_, T, next_language
 from kiosk.owner import EDITABLE, SET_PIN_HINT, LoadedPin, OwnerError, write_settings
 from kiosk.table import intents as do
 from kiosk.table.pin_lock import PinLock, PinLockFile
-from kiosk.table.state import OwnerState
-
-if TYPE_CHECKING:
-    from kiosk.table.controller import Controller
+from kiosk.table.session import GameSession
+from kiosk.table.state import OwnerState, UiState
 
 MAX_DIGITS = 8
 STOPPED_BY_OWNER = N_("stopped by the owner")
@@ -62,43 +60,70 @@ def settings_of(config: KioskConfig) -> dict[str, object]:
     }
 
 
-class OwnerDesk:
-    """What the owner's intents do (the state is ``controller.ui.owner``)."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What an owner's intent asks of the controller, beyond the owner's state it changed."""
 
-    def __init__(self, controller: Controller, pin: LoadedPin | None, config_path: str | None) -> None:
-        self.controller = controller
-        path = controller.config.kiosk.owner_pin_file
+    abort: bool = False
+    """Abort the match in progress unrated, "stopped by the owner"."""
+    finish: bool = False
+    """Hand the match to the keeper a last time (before leaving)."""
+    leave: bool = False
+    """The kiosk leaves with ``ADMIN_EXIT_STATUS``."""
+    manage: bool = False
+    """Open the owner's player management."""
+    config: KioskConfig | None = None
+    """Settings saved: the configuration file as written (its match and sound settings apply from now on)."""
+
+
+NOTHING = Decision()
+LEAVE = Decision(leave=True)
+
+
+def in_progress(session: GameSession | None) -> bool:
+    """A match past its first Start and not over."""
+    if session is None or session.match.is_over:
+        return False
+    return not (session.match.phase is Phase.READY and session.match.round == 0)
+
+
+class OwnerDesk:
+    """What the owner's intents do to the owner's state (``ui.owner``), and what they ask of the controller."""
+
+    def __init__(self, ui: UiState, config: KioskConfig, now: int, *, boot_id: str,
+                 pin: LoadedPin | None, config_path: str | None) -> None:
+        self.ui = ui
+        path = config.kiosk.owner_pin_file
         self.pin = pin if pin is not None else LoadedPin(None, T(
             "no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
             path=path, command=SET_PIN_HINT))
         self.config_path = config_path
-        self.lock_file = PinLockFile(self.pin.lock_file, controller.boot_id)
-        lock = self.lock_file.load(controller.clock.now())
+        self.lock_file = PinLockFile(self.pin.lock_file, boot_id)
+        lock = self.lock_file.load(now)
         o = self.state
         o.rounds, o.wrong, o.locked_until_ns = lock.rounds, lock.wrong, lock.until_ns
-        self.saved = settings_of(controller.config)
+        self.saved = settings_of(config)
         """The editable values as last read or saved (Save writes only what differs)."""
 
     @property
     def state(self) -> OwnerState:
-        return self.controller.ui.owner
+        return self.ui.owner
 
     # -- the keypad ------------------------------------------------------------------------------
 
-    def held(self, source: Hashable) -> None:
+    def held(self, source: Hashable, simulator: bool) -> Decision:
         """The admin corner (or key) was held long enough: the keypad, or without a PIN in the
         simulator the exit at once."""
-        if self.pin.pin is None and self.controller.simulator:
-            self.leave()
-            return
+        if self.pin.pin is None and simulator:
+            return LEAVE
         self.open_keypad("exit", facing=0)  # the owner's area lies at Player 1's edge (Regions.admin_area)
+        return NOTHING
 
     def open_keypad(self, purpose: str, facing: int | None) -> None:
         o = self.state
         if o.keypad is None and not o.confirm_stop:
             o.keypad, o.facing, o.digits = purpose, facing, ""
             o.error = ""
-        self.controller.ui.changed()
 
     def locked_seconds(self, now: int) -> int:
         """Whole seconds the keypad stays locked (0: it takes PINs)."""
@@ -107,96 +132,50 @@ class OwnerDesk:
             return 0
         return -(-(until - now) // NS_PER_S)
 
-    def handle(self, intent: do.Intent, now: int) -> bool:
-        """Carry out an owner's intent; False when ``intent`` is none of them."""
+    def digit(self, digit: str, now: int) -> None:
         o = self.state
-        match intent:
-            case do.PinDigit(digit):
-                if o.keypad is not None and self.locked_seconds(now) == 0 and len(o.digits) < MAX_DIGITS:
-                    o.digits += digit[:1]
-                    o.error = ""
-            case do.PinBackspace():
-                o.digits = o.digits[:-1]
-            case do.PinCancel():
-                o.keypad, o.digits, o.error = None, "", ""
-            case do.PinOk():
-                self.check(now)
-            case do.PinStopMatch():
-                self.check(now, stop_match=True)
-            case do.ConfirmStop():
-                self.stop(now)
-            case do.CancelStop():
-                o.confirm_stop = False
-            case do.EditSettings():
-                o.notice = ""
-                self.open_keypad("settings", facing=self.controller.ui.facing)  # the settings' reader
-            case do.ManagePlayers():
-                self.open_keypad("players", facing=self.controller.ui.facing)
-            case do.StepSetting(key, steps):
-                self.step(key, steps)
-            case do.NextChoice(key):
-                self.next_choice(key)
-            case do.SaveSettings():
-                self.save()
-            case do.CancelSettings():
-                o.editing = None
-            case _:
-                return False
-        return True
+        if o.keypad is not None and self.locked_seconds(now) == 0 and len(o.digits) < MAX_DIGITS:
+            o.digits += digit[:1]
+            o.error = ""
 
-    def check(self, now: int, stop_match: bool = False) -> None:
+    def check(self, now: int, in_progress: bool, stop_match: bool = False) -> Decision:
         """The keypad's OK: the right PIN does what the keypad was opened for; a wrong one counts.
         ``stop_match`` (Stop the match, over a match in progress): the right PIN stops the match
         unrated, "stopped by the owner", and the kiosk stays."""
         o = self.state
         pin = self.pin.pin
         if o.keypad is None or pin is None or self.locked_seconds(now) > 0 or not o.digits:
-            return
+            return NOTHING
         digits, o.digits = o.digits, ""
         if not pin.check(digits):
             lock = PinLock(o.rounds, o.wrong, o.locked_until_ns).after_wrong(now)
             o.rounds, o.wrong, o.locked_until_ns = lock.rounds, lock.wrong, lock.until_ns
             o.error = T("Wrong PIN") if lock.wrong else ""
             self.lock_file.save(lock)
-            return
+            return NOTHING
         o.rounds, o.wrong, o.error, o.locked_until_ns = 0, 0, "", None
         self.lock_file.save(PinLock())
         purpose, o.keypad = o.keypad, None
-        s = self.controller.session
-        if stop_match and s is not None and self.match_in_progress():
-            s.abort(T(STOPPED_BY_OWNER), now)
-        elif purpose == "settings":
+        if stop_match and in_progress:
+            return Decision(abort=True)
+        if purpose == "settings":
             o.editing = dict(self.saved)
             o.notice = ""
         elif purpose == "players":
-            self.controller.desk.open_manage()
-        elif self.match_in_progress():
+            return Decision(manage=True)
+        elif in_progress:
             o.confirm_stop = True
         else:
-            self.leave()
+            return LEAVE
+        return NOTHING
 
-    def match_in_progress(self) -> bool:
-        """A match past its first Start and not over."""
-        s = self.controller.session
-        if s is None or s.match.is_over:
-            return False
-        return not (s.match.phase is Phase.READY and s.match.round == 0)
-
-    def stop(self, now: int) -> None:
+    def stop(self, in_progress: bool) -> Decision:
         """Yes: abort the match unrated ("stopped by the owner"), commit it, and leave."""
         o = self.state
         if not o.confirm_stop:
-            return
+            return NOTHING
         o.confirm_stop = False
-        s = self.controller.session
-        if s is not None and self.match_in_progress():
-            s.abort(T(STOPPED_BY_OWNER), now)
-        self.controller.finish(now)
-        self.leave()
-
-    def leave(self) -> None:
-        self.controller.running = False
-        self.controller.exit_status = ADMIN_EXIT_STATUS
+        return Decision(abort=in_progress, finish=True, leave=True)
 
     # -- the settings editor -----------------------------------------------------------------------
 
@@ -227,35 +206,72 @@ class OwnerDesk:
         values = self.state.editing or {}
         return {key: values[key] for key in EDITABLE if key in values and values[key] != self.saved.get(key)}
 
-    def save(self) -> None:
+    def save(self) -> Decision:
         """Write the changes; the editor closes on success, and the settings screen says what happened."""
         o = self.state
         if o.editing is None:
-            return
+            return NOTHING
         changes = self.changes()
         if not changes:
             o.editing, o.notice, o.notice_ok = None, T("Nothing was changed."), True
-            return
+            return NOTHING
         if self.config_path is None:
             o.notice, o.notice_ok = T("The kiosk was started without a configuration file (--config), so there "
                                       "is nowhere to save; nothing was saved."), False
-            return
+            return NOTHING
         try:
             loaded = write_settings(self.config_path, changes)
         except OwnerError as exc:
             o.notice, o.notice_ok = exc.text, False
-            return
-        controller = self.controller
+            return NOTHING
         self.saved = {**self.saved, **settings_of(loaded.config)}
-        controller.config = replace(controller.config, match=loaded.config.match, sound=loaded.config.sound)
         o.editing, o.notice_ok = None, True
         later = {"display.orientation", "kiosk.language"} & changes.keys()
         o.notice = (T("Saved. The changes apply from the next match; orientation and language from the next "
                       "start of the kiosk.") if later else T("Saved. The changes apply from the next match."))
-        controller.refresh_texts()
+        return Decision(config=loaded.config)
 
     def close(self) -> None:
         """Going home (Home, the idle return): the keypad, the stop confirmation and the editor close
         (the count of wrong PINs and the lock stay)."""
         o = self.state
         o.keypad, o.digits, o.error, o.confirm_stop, o.editing, o.notice = None, "", "", False, None, ""
+
+
+def _set(**values: object) -> Callable[[OwnerDesk, Any, int, bool], Decision]:
+    """An intent that only sets the owner's state."""
+    def handler(desk: OwnerDesk, intent: Any, now: int, in_progress: bool) -> Decision:
+        for name, value in values.items():
+            setattr(desk.state, name, value)
+        return NOTHING
+    return handler
+
+
+def _then_nothing(f: Callable[[OwnerDesk, Any, int], object]) -> Callable[[OwnerDesk, Any, int, bool], Decision]:
+    def handler(desk: OwnerDesk, intent: Any, now: int, in_progress: bool) -> Decision:
+        f(desk, intent, now)
+        return NOTHING
+    return handler
+
+
+def _edit_settings(desk: OwnerDesk, intent: Any, now: int) -> None:
+    desk.state.notice = ""
+    desk.open_keypad("settings", facing=desk.ui.facing)  # the settings' reader
+
+
+OWNER: dict[type[do.Intent], Callable[[OwnerDesk, Any, int, bool], Decision]] = {
+    do.PinDigit: _then_nothing(lambda desk, i, now: desk.digit(i.digit, now)),
+    do.PinBackspace: _then_nothing(lambda desk, i, now: setattr(desk.state, "digits", desk.state.digits[:-1])),
+    do.PinCancel: _set(keypad=None, digits="", error=""),
+    do.PinOk: lambda desk, i, now, in_progress: desk.check(now, in_progress),
+    do.PinStopMatch: lambda desk, i, now, in_progress: desk.check(now, in_progress, stop_match=True),
+    do.ConfirmStop: lambda desk, i, now, in_progress: desk.stop(in_progress),
+    do.CancelStop: _set(confirm_stop=False),
+    do.EditSettings: _then_nothing(_edit_settings),
+    do.ManagePlayers: _then_nothing(lambda desk, i, now: desk.open_keypad("players", facing=desk.ui.facing)),
+    do.StepSetting: _then_nothing(lambda desk, i, now: desk.step(i.key, i.steps)),
+    do.NextChoice: _then_nothing(lambda desk, i, now: desk.next_choice(i.key)),
+    do.SaveSettings: lambda desk, i, now, in_progress: desk.save(),
+    do.CancelSettings: _set(editing=None),
+}
+"""The owner's intents: each changes the owner's state and returns what it asks of the controller."""

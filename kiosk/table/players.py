@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import EndReason, Match
 from kiosk.club.roster import club_board
 from kiosk.i18n import N_, TN, T, Translator
-from kiosk.store.players import NAME_MAX, HistoryRow, PlayerNameError, Players, Standing
+from kiosk.store.players import NAME_MAX, HistoryRow, Player, PlayerNameError, Players, Standing
 from kiosk.table import hangul, layouts
 from kiosk.table.computer import ComputerPlayer, computer_name
 from kiosk.table.state import BoardRow, Records, ReplayStep, Screen, UiState
@@ -395,6 +396,32 @@ def round_of(starts: Sequence[tuple[int, int]], at: int) -> int:
 
 
 # -- texts ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a person (a named player or a guest) or the computer, and their language."""
+
+    number: int
+    name: str
+    """For every in-game text: the computer's name, the named player's, or "Player 2" (a ``Text``)."""
+    player: Player | None
+    """The named player (None: a guest, or the computer)."""
+    computer: ComputerPlayer | None
+    """The computer when it sits here (None: a person)."""
+    language: str
+    """The language of the texts for this seat."""
+
+    @property
+    def person(self) -> bool:
+        return self.computer is None
+
+
+def seat_of(ui: UiState, computer: ComputerPlayer | None, number: int) -> Seat:
+    """Who sits in seat ``number`` now."""
+    theirs = computer if computer is not None and computer.seat == number else None
+    player = None if theirs is not None else ui.records.chosen[number]
+    return Seat(number, who(ui.records, computer, number), player, theirs, ui.player_language(number))
 
 
 def who(records: Records, computer: ComputerPlayer | None, seat: int) -> str:

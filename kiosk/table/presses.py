@@ -7,12 +7,21 @@ that press made, is a bounce or a double press. The controller asks ``PressTimin
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from hardware.events import Button, InputEvent
 
 REPEAT_NS = 300 * 1_000_000
 """A press of the same button this soon after its previous one, across a screen change, is a repeat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A press being held (the admin exit)."""
+
+    since_ns: int
+    source: Hashable
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from engine import (
-    LOW_BANK_NS,
     NS_PER_S,
     Accept,
     Action,
@@ -47,29 +45,14 @@ from engine import (
     shuffle_deal,
 )
 from engine.auction import max_affordable_bid
-from hardware.events import Button
-from hardware.state import PanelState, PlayerPanel
-from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
 from kiosk.i18n import N_, TN, T, Text
 from kiosk.i18n.messages import as_text
 from kiosk.table.recap import LastPlacement, Recap, scored
+from kiosk.table.state import Screen
 
 MESSAGE_NS = 4 * NS_PER_S
 """How long a message stays on screen."""
-
-
-class TableScreen(StrEnum):
-    """The table's scene for the match's state (``GameSession.screen``)."""
-
-    READY = "ready"
-    """Before round 1: who opens and why, Start on both sides."""
-    AUCTION = "auction"
-    PLAY = "play"
-    HANDOVER = "handover"
-    SETTLEMENT = "settlement"
-    """Between rounds: the round's result, Continue on both sides."""
-    MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +95,6 @@ class GameSession:
         """A bid that would take the whole balance of the player to act, waiting for their Yes or No."""
         self.events: list[Event] = []
         """Everything the engine reported, in order (the screen animates from it)."""
-        self.version = 0
-        """Bumped on every change the screen must show."""
         self.last_placement: LastPlacement | None = None
         """The newest tile placed this round, with its score, until the next placement (None: none
         yet this round). For the board renderer's "last placement" outline."""
@@ -128,12 +109,21 @@ class GameSession:
     # -- what the screen shows -----------------------------------------------------
 
     @property
-    def screen(self) -> TableScreen:
-        """The scene for the match's state: ready, settlement, auction, play, handover, match_over."""
+    def screen(self) -> Screen:
+        """The table's scene for the match's state: ready, settlement, auction, play, handover, match_over."""
         phase = self.match.phase
         if phase is Phase.READY:
-            return TableScreen.READY if self.match.round == 0 else TableScreen.SETTLEMENT
-        return TableScreen(phase.value)
+            return Screen.READY if self.match.round == 0 else Screen.SETTLEMENT
+        return Screen(phase.value)
+
+    def shown(self) -> tuple[object, ...]:
+        """What the table shows of the session, but the clocks and the messages' ends (the frame loop
+        redraws when it differs): the match and its moves, the tile picked up, the bid being set,
+        the newest message."""
+        m = self.match
+        last = self.messages[-1] if self.messages else None
+        return (id(m), m.phase, m.to_act, m.round, m.last_command_ns, len(m.layout), m.balances, m.is_over,
+                len(self.events), self.selected, self.bid_draft, self.all_in, id(last))
 
     def live_messages(self, now_ns: int) -> list[Message]:
         """Messages still on screen at ``now_ns``."""
@@ -143,19 +133,16 @@ class GameSession:
         """Show ``text`` to ``player`` (None: both)."""
         self.messages = [m for m in self.messages if m.until_ns > now_ns][-5:]
         self.messages.append(Message(text, player, kind, now_ns + MESSAGE_NS))
-        self.version += 1
 
     def adopt(self, match: Match) -> None:
         """Play on with ``match`` instead (a resumed or journalled copy of the match on screen)."""
         self.match = match
-        self.version += 1
 
     def abort(self, reason: Text, now_ns: int) -> None:
         """Abort the match without a result (the stall watch) and say why (the match keeps the message
         id and its parameters, so the match-over screen and the journal can say it in any language)."""
         self.match.abort(now_ns, reason.msgid, **{name: str(value) for name, value in reason.params.items()})
         self.abort_reason = reason
-        self.version += 1
         self.say(T("Match aborted: {reason}", reason=reason), now_ns)
 
     # -- commands ------------------------------------------------------------------
@@ -178,58 +165,69 @@ class GameSession:
         self._pass_if_required(arrival_ns)
         self._tell_delay(arrival_ns)
         self._reset_bid_draft()
-        self.version += 1
         return True
 
-    def tick(self, now_ns: int) -> None:
-        """Let time pass: a player whose deadline has come loses on time."""
+    def tick(self, now_ns: int) -> bool:
+        """Let time pass: a player whose deadline has come loses on time; True if anything happened."""
         events = self.match.advance(now_ns)
         if events:
             self._record(events, now_ns)
-            self.version += 1
         last = self.match.last_command_ns
         if self.forced_pass_due() and (last is None or now_ns >= last):  # e.g. a resumed match
             self._pass_if_required(now_ns)
+            return True
+        return bool(events)
 
-    def press(self, player: int | None, button: Button, arrival_ns: int) -> bool:
-        """A physical button: its meaning depends on the phase (docs/hardware.md)."""
+    def start(self, player: int | None, arrival_ns: int) -> bool:
+        """Start (round 1) or Continue (between rounds)."""
+        return self.command(Start(player), arrival_ns)
+
+    def reveal(self, player: int, arrival_ns: int) -> bool:
+        """The hand-over's Reveal my tiles."""
+        return self.command(Reveal(player), arrival_ns)
+
+    def accept(self, player: int, arrival_ns: int) -> bool:
+        """``player`` accepts the standing bid (with none yet, the player to act is told what to do)."""
         m = self.match
-        phase = m.phase
-        if button is Button.HELP:
+        auction = m.auction()
+        if self._asking(player, arrival_ns):
             return False
-        if phase is Phase.READY and button in (Button.ACCEPT, Button.START_CONTINUE):
-            return self.command(Start(player), arrival_ns)
-        if phase is Phase.HANDOVER and button in (Button.ACCEPT, Button.REVEAL):
-            return self.command(Reveal(m.to_act if player is None else player), arrival_ns)  # type: ignore[arg-type]
-        if player is None:
+        if auction is not None and auction.bid is None and player == m.to_act:
+            self.say(T("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."), arrival_ns, player,
+                     "refused")
             return False
-        if phase is Phase.AUCTION:
-            auction = m.auction()
-            assert auction is not None
-            if self.all_in is not None and player == m.to_act:  # the screen asks first: answered there
-                self.say(T("Tap Yes or No on the screen."), arrival_ns, player, "refused")
-                return False
-            if button is Button.RAISE:  # the bid the screen shows, as its Bid button would
-                if player != m.to_act:
-                    return self.command(Bid(player, auction.min_bid), arrival_ns)  # refused: says why
-                return self.submit_bid(arrival_ns)
-            if button is Button.DECLINE:
-                return self.command(Decline(player), arrival_ns)
-            if auction.bid is None and player == m.to_act:
-                self.say(T("No bid to accept yet: RAISE bids 15, DECLINE lets the jockey open."), arrival_ns, player,
-                         "refused")
-                return False
-            return self.command(Accept(player), arrival_ns)
-        if phase is Phase.PLAY and button is Button.ACCEPT and player == m.to_act and self.only_draw():
-            return self.draw(arrival_ns)  # drawing is the only move: ACCEPT draws, as the Draw button
-        if phase is Phase.PLAY:
+        return self.command(Accept(player), arrival_ns)
+
+    def decline(self, player: int, arrival_ns: int) -> bool:
+        """``player`` declines to bid."""
+        return not self._asking(player, arrival_ns) and self.command(Decline(player), arrival_ns)
+
+    def place_bid(self, player: int, arrival_ns: int) -> bool:
+        """``player`` bids the amount the screen shows (by anyone else: refused, and told why)."""
+        m = self.match
+        auction = m.auction()
+        if auction is not None and player != m.to_act:
+            return self.command(Bid(player, auction.min_bid), arrival_ns)
+        return not self._asking(player, arrival_ns) and self.submit_bid(arrival_ns)
+
+    def unused_button(self, player: int, arrival_ns: int) -> None:
+        """A button of ``player`` that means nothing now: say where to act instead."""
+        m = self.match
+        if m.phase is Phase.PLAY:
             self.say(T("Tiles are played on the screen."), arrival_ns, player)
-        elif phase is Phase.MATCH_OVER:
+        elif m.phase is Phase.MATCH_OVER:
             self.say(T("The match is over."), arrival_ns, player)
-        elif phase is Phase.HANDOVER:
+        elif m.phase is Phase.HANDOVER:
             self.say(T("Waiting for {player} to reveal.", player=self.namer(m.to_act) if m.to_act is not None else "?"),
                      arrival_ns, player)
-        return False
+
+    def _asking(self, player: int, arrival_ns: int) -> bool:
+        """Whether the screen asks ``player`` about a bid that takes their whole balance (then only
+        its Yes or No answers, and they are told so)."""
+        if self.all_in is None or player != self.match.to_act or self.match.phase is not Phase.AUCTION:
+            return False
+        self.say(T("Tap Yes or No on the screen."), arrival_ns, player, "refused")
+        return True
 
     def select(self, tile: Tile, arrival_ns: int) -> bool:
         """The acting player tapped a tile in hand: pick it up, or place it when it has one point."""
@@ -248,16 +246,13 @@ class GameSession:
             else:
                 self.say(T("[{tile}] does not fit anywhere.", tile=tile), arrival_ns, player, "refused")
             self.selected = None
-            self.version += 1
             return False
         if len(plays) == 1 and (self.selected == tile or plays[0].at is None):
             return self.command(plays[0], arrival_ns)
         if len(plays) == 1 and self.selected != tile:
             self.selected = tile
-            self.version += 1
             return False
         self.selected = None if self.selected == tile else tile
-        self.version += 1
         return False
 
     def place_at(self, point: Point, arrival_ns: int) -> bool:
@@ -322,7 +317,6 @@ class GameSession:
         top = max(auction.max_bid[player], auction.min_bid)
         self.bid_draft = min(max(self.shown_bid() + 5 * steps, auction.min_bid), top)
         self.all_in = None
-        self.version += 1
 
     def bid_most(self) -> None:
         """Set the stepper to the largest bid the player to act can pay and stay in the match ("All I
@@ -332,7 +326,6 @@ class GameSession:
         if top is None:
             return
         self.bid_draft, self.all_in = top, None
-        self.version += 1
 
     def submit_bid(self, arrival_ns: int) -> bool:
         """Bid the amount the screen shows for the player to act; a bid that would take their whole
@@ -346,7 +339,6 @@ class GameSession:
         if auction is not None and auction.min_bid <= amount <= auction.max_bid[player] \
                 and auction.cost(player, amount) >= m.balances[player]:
             self.all_in = amount
-            self.version += 1
             return False
         return self.command(Bid(player, amount), arrival_ns)
 
@@ -356,59 +348,12 @@ class GameSession:
         if player is None or amount is None:
             return False
         self.all_in = None
-        self.version += 1
         return self.command(Bid(player, amount), arrival_ns)
 
     def cancel_all_in(self) -> None:
         """No: back to the auction card, the stepper one step below the all-in."""
         if self.all_in is not None:
             self.bid_draft, self.all_in = self.safe_top() or self.bid_draft, None
-            self.version += 1
-
-    # -- hardware display ------------------------------------------------------------
-
-    def panel_state(self, now_ns: int) -> PanelState:
-        """What the LEDs and the serial panel show now."""
-        m = self.match
-        phase = m.phase
-        active: list[frozenset[Button]] = [frozenset(), frozenset()]
-        if phase is Phase.READY:
-            active = [frozenset({Button.ACCEPT})] * 2
-        elif phase is Phase.HANDOVER and m.to_act is not None:
-            active[m.to_act] = frozenset({Button.ACCEPT})
-        elif phase is Phase.AUCTION and m.to_act is not None:
-            auction = m.auction()
-            assert auction is not None
-            p = m.to_act
-            lit = {Button.ACCEPT} if auction.bid is not None else {Button.DECLINE}
-            if auction.max_bid[p] >= auction.min_bid:
-                lit.add(Button.RAISE)
-            active[p] = frozenset(lit)
-        elif phase is Phase.PLAY and m.to_act is not None and self.only_draw():
-            active[m.to_act] = frozenset({Button.ACCEPT})  # ACCEPT draws
-        players = tuple(
-            PlayerPanel(
-                active=active[p],
-                low_bank=m.clock_running == p and m.bank_ns(p, now_ns) < LOW_BANK_NS,
-                clock_ms=m.bank_ns(p, now_ns) // 1_000_000,
-                balance=m.balances[p],
-            )
-            for p in (0, 1)
-        )
-        auction = m.auction()
-        return PanelState(
-            players=players,  # type: ignore[arg-type]
-            turn=m.to_act,
-            standing_bid=None if auction is None else auction.bid,
-            bidder=None if auction is None else auction.bidder,
-            phase={
-                Phase.READY: PanelPhase.IDLE,
-                Phase.AUCTION: PanelPhase.AUCTION,
-                Phase.PLAY: PanelPhase.PLAY,
-                Phase.HANDOVER: PanelPhase.HAND_OVER,
-                Phase.MATCH_OVER: PanelPhase.MATCH_OVER,
-            }[phase],
-        )
 
     # -- internals -----------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """What the screen shows beyond the match (no pygame): which screen, overlays, languages, pages.
 
 The controller (``kiosk.table.controller``) changes this state; the scenes (``kiosk.ui.scenes``)
-only read it. ``version`` is bumped on every change a full redraw must show.
+only read it; the frame loop redraws the screen after every input the controller took and whenever
+time changed something (``Controller.changes``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from kiosk.store.players import HistoryRow, Player
 
 
 class Screen(StrEnum):
-    """The screen under the overlays. ``MATCH``: the table, at the scene its match's phase asks for."""
+    """A screen: the one under the overlays (``UiState.screen``; ``MATCH``: the table), and the table's
+    scenes for its match's state (``GameSession.screen``: ``READY`` to ``MATCH_OVER``)."""
 
     HOME = "home"
     SETTINGS = "settings"
@@ -28,6 +30,18 @@ class Screen(StrEnum):
     """The owner's player management (behind the PIN): rename, delete, merge."""
     PRACTICE = "practice"
     """The choice of the computer's level (and the person's language) for a practice match."""
+    READY = "ready"
+    """The table before round 1: who opens and why, Start on both sides."""
+    AUCTION = "auction"
+    PLAY = "play"
+    HANDOVER = "handover"
+    SETTLEMENT = "settlement"
+    """The table between rounds: the round's result, Continue on both sides."""
+    MATCH_OVER = "match_over"
+
+
+TABLE_SCREENS = (Screen.READY, Screen.AUCTION, Screen.PLAY, Screen.HANDOVER, Screen.SETTLEMENT, Screen.MATCH_OVER)
+"""The table's scenes (``GameSession.screen``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +164,6 @@ class UiState:
     """Configuration, hardware, journal and start-up warnings: message values (``kiosk.i18n.messages.as_text``)."""
     legend: str = ""
     status_line: str = ""
-    version: int = 0
     language: str = "en"
     """The host language: shared texts (configuration ``kiosk.language``, or the home screen's choice)."""
     player_languages: list[str | None] = field(default_factory=lambda: [None, None])
@@ -180,10 +193,6 @@ class UiState:
     def __post_init__(self) -> None:
         self.language = normalise(self.language)
 
-    def changed(self) -> None:
-        """Mark the screen for a full redraw."""
-        self.version += 1
-
     def player_language(self, player: int | None) -> str:
         """The language of texts for ``player`` (None: shared texts, the host language)."""
         if player is None:
@@ -208,6 +217,10 @@ class UiState:
     def open_sheet(self, player: int | None = None) -> None:
         """The score sheet, at the page of the latest rounds, facing ``player`` (None: upright)."""
         self.sheet_open, self.sheet_facing, self.sheet_page = True, player, -1
+
+    def open_screen(self, screen: Screen, player: int | None) -> None:
+        """Show ``screen`` facing ``player`` (the home screen's half it was opened from)."""
+        self.screen, self.facing = screen, player
 
     def open_help(self, player: int | None = None) -> None:
         """The help opens at its first page, facing ``player`` in their language (None: the host's)."""

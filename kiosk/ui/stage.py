@@ -15,7 +15,6 @@ import pygame
 
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
-from kiosk.table.session import TableScreen
 from kiosk.table.state import Screen
 from kiosk.ui import layout, theme
 from kiosk.ui.regions import Regions
@@ -65,10 +64,10 @@ class Stage:
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
             Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context),
         }
-        self.tables: dict[TableScreen, TableScene] = {
-            TableScreen.READY: Ready(context), TableScreen.AUCTION: Auction(context), TableScreen.PLAY: Play(context),
-            TableScreen.HANDOVER: Handover(context), TableScreen.SETTLEMENT: Settlement(context),
-            TableScreen.MATCH_OVER: MatchOver(context),
+        self.tables: dict[Screen, TableScene] = {
+            Screen.READY: Ready(context), Screen.AUCTION: Auction(context), Screen.PLAY: Play(context),
+            Screen.HANDOVER: Handover(context), Screen.SETTLEMENT: Settlement(context),
+            Screen.MATCH_OVER: MatchOver(context),
         }
         self.confirms = (ResignConfirm(context, 0), ResignConfirm(context, 1))
         self.help_full = Help(context, over_table=False)
@@ -122,9 +121,9 @@ class Stage:
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
         elif screen is Screen.PLAYERS and ui.records.typing is not None:  # the owner renames a player
             scenes.append(self.keyboard)
-        beside = ui.owner.keypad == "exit" and self.controller.owner.match_in_progress()  # not over the acting side
+        beside = ui.owner.keypad == "exit" and self.controller.match_in_progress()  # not over the acting side
         if ui.owner.confirm_stop:  # the owner's, over everything (over a match in progress: beside it)
-            scenes.append(self.beside[1] if self.controller.owner.match_in_progress() else self.stop_confirm)
+            scenes.append(self.beside[1] if self.controller.match_in_progress() else self.stop_confirm)
         elif ui.owner.keypad is not None:
             scenes.append(self.beside[0] if beside else self.keypad)
         return scenes
@@ -132,7 +131,8 @@ class Stage:
     def handle(self, intent: Intent, now: int) -> bool:
         """Offer a tap's ``intent`` to the scenes from the top; True if one took it."""
         for scene in reversed(self.stack()):
-            if scene.handle(intent, now):
+            if scene.takes(intent):
+                self.controller.handle(intent, now)
                 return True
             if scene.opaque:
                 break

@@ -12,7 +12,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, intents_on_screen, spot_for, tap
+from kiosk_support import draw_recorded, intents_on_screen, playing, spot_for, tap
 
 from engine import NS_PER_S, Draw, EndReason, Phase, Play
 from kiosk.app import App
@@ -64,7 +64,7 @@ def key(app: App, name: str) -> None:
 
 def play_turn(app: App, clock: FakeClock) -> None:
     """The player to act plays their first legal play by tapping, or draws by tapping the boneyard."""
-    s = app.session
+    s = playing(app)
     assert s is not None
     m = s.match
     legal = m.legal_actions()
@@ -93,9 +93,9 @@ def test_whole_match_by_touch_and_buttons_until_someone_wins(app_clock: tuple[Ap
     app, clock = app_clock
     frame(app)
     tap(app, do.NewMatch())
-    assert app.session is not None and app.session.screen == "ready"
+    assert app.session is not None and playing(app).screen == "ready"
     key(app, "j")  # player 2's ACCEPT key starts the match through the mock GPIO pin
-    s = app.session
+    s = playing(app)
     assert s.match.round == 1
     rounds_seen = set()
     for _ in range(4000):
@@ -116,7 +116,7 @@ def test_whole_match_by_touch_and_buttons_until_someone_wins(app_clock: tuple[Ap
     assert len(rounds_seen) >= 2
     assert s.screen == "match_over"
     tap(app, do.Rematch())
-    assert app.session is not s and app.session.screen == "ready"
+    assert app.session is not s and playing(app).screen == "ready"
 
 
 def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> None:
@@ -124,7 +124,7 @@ def test_time_loss_is_shown_within_a_frame(app_clock: tuple[App, FakeClock]) -> 
     frame(app)
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     loser = s.match.to_act
     deadline = s.match.deadline_ns()
     pass_time(app, clock, (deadline - clock.now()) / S)
@@ -139,35 +139,32 @@ def test_resign_needs_a_confirmation(app_clock: tuple[App, FakeClock]) -> None:
     tap(app, do.NewMatch())
     tap(app, do.Start(1))
     tap(app, do.Resign(1))
-    assert not app.session.match.is_over
+    assert not playing(app).match.is_over
     tap(app, do.CancelResign(1))
     tap(app, do.Resign(1))
     tap(app, do.ConfirmResign(1))
-    assert app.session.match.outcome.winner == 0 and app.session.match.outcome.reason is EndReason.RESIGN
+    assert playing(app).match.outcome.winner == 0 and playing(app).match.outcome.reason is EndReason.RESIGN
 
 
 def test_handover_screen_shows_no_tile_faces() -> None:
     app, _ = make_app(handover=True)
-    try:
-        frame(app)
-        tap(app, do.NewMatch())
-        tap(app, do.Start(0))
-        s = app.session
-        assert s.screen == "handover"
-        from kiosk.ui.board.render import IVORY as TILE_FACE
+    frame(app)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
+    s = playing(app)
+    assert s.screen == "handover"
+    from kiosk.ui.board.render import IVORY as TILE_FACE
 
-        face = pygame.Color(*TILE_FACE)
-        for rect in app.stage.regions.panels:
-            region = app.screen.subsurface(rect)
-            w, h = region.get_size()
-            assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
-        tap(app, do.Reveal(s.match.to_act))
-        assert s.screen == "play"
-        hand_rect = app.stage.regions.panels[s.match.to_act]
-        region = app.screen.subsurface(hand_rect)
-        assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
-    finally:
-        app.close()
+    face = pygame.Color(*TILE_FACE)
+    for rect in app.stage.regions.panels:
+        region = app.screen.subsurface(rect)
+        w, h = region.get_size()
+        assert all(region.get_at((x, y)) != face for x in range(0, w, 2) for y in range(0, h, 2))
+    tap(app, do.Reveal(s.match.to_act))
+    assert s.screen == "play"
+    hand_rect = app.stage.regions.panels[s.match.to_act]
+    region = app.screen.subsurface(hand_rect)
+    assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
 
 
 def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: tuple[App, FakeClock]) -> None:
@@ -230,7 +227,7 @@ def test_rules_help_keeps_the_clock_running(app_clock: tuple[App, FakeClock]) ->
     frame(app)
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
-    s = app.session
+    s = playing(app)
     player = s.match.to_act
     tap(app, do.OpenHelp(player))  # the Rules on the acting player's half
     assert app.ui.help_open and s.match.clock_running == player
@@ -259,7 +256,7 @@ def blocked_soon(app: App, clock: FakeClock) -> None:
         layout.place(tile, end)
         data_layout.append([name, None if end is None else [str(end.tile), end.slot.value]])
         end = next(p for p, _ in layout.open_points() if p.tile == tile and p.slot.value in ("high", "low", "lineB"))
-    s = app.session
+    s = playing(app)
     data = s.match.to_dict()
     now = clock.now()
     data.update(
@@ -280,9 +277,9 @@ def test_blocked_round_after_automatic_passes_shows_the_settlement(app_clock: tu
     blocked_soon(app, clock)
     frame(app)
     tap(app, do.TapTile(0, Tile.parse("0|1")))
-    assert app.session.selected == Tile.parse("0|1")  # two points: pick one
+    assert playing(app).selected == Tile.parse("0|1")  # two points: pick one
     tap(app, do.TapPoint(Point.parse("1|1", "lineB")))
-    s = app.session
+    s = playing(app)
     assert s.screen == "settlement" and s.match.round == 1
     assert s.match.balances == (165, 135)  # 5 pips against 17: player 1 receives 15
     passes = [m.text for m in s.messages if "cannot play and passes" in m.text]
@@ -296,14 +293,14 @@ def test_a_stalled_loop_aborts_the_match_without_a_result(app_clock: tuple[App, 
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
     pass_time(app, clock, 1.5)
-    assert not app.session.match.is_over
+    assert not playing(app).match.is_over
     clock.advance(2.5)  # the loop could not take commands for longer than the 2 s stall limit
     frame(app)
-    outcome = app.session.match.outcome
+    outcome = playing(app).match.outcome
     assert outcome is not None and outcome.winner is None and not outcome.rated
     reason = "the kiosk could not take commands for 2.5 s while a clock ran (the limit is 2.0 s)"
     assert outcome.detail == reason
-    assert [m.text for m in app.session.live_messages(clock.now())] == [f"Match aborted: {reason}"]  # and says why
+    assert [m.text for m in playing(app).live_messages(clock.now())] == [f"Match aborted: {reason}"]  # and says why
 
 
 def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> None:
@@ -313,7 +310,7 @@ def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> No
     clock.advance(60)  # ready screen: clocks stopped, a long pause costs nothing
     frame(app)
     tap(app, do.Start(0))
-    assert not app.session.match.is_over and app.session.match.clock_running is not None
+    assert not playing(app).match.is_over and playing(app).match.clock_running is not None
 
 
 def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
@@ -328,7 +325,7 @@ def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
     play_turn(app, clock)
-    before = app.session.match.to_dict()
+    before = playing(app).match.to_dict()
     app.close()
     journal.close()
     clock.advance(1)  # the kiosk was down for a second: the running clock keeps running
@@ -338,11 +335,11 @@ def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
     try:
         frame(again)
         assert again.session is not None and again.ui.screen == "match"
-        restored = again.session.match.to_dict()
+        restored = playing(again).match.to_dict()
         for key in ("hands", "layout", "balances", "round", "to_act", "phase", "boneyard"):
             assert restored[key] == before[key], key
         assert restored["clock"]["started_ns"] == before["clock"]["started_ns"]
-        assert any("restart" in m.text.lower() for m in again.session.messages)
+        assert any("restart" in m.text.lower() for m in playing(again).messages)
     finally:
         again.close()
         journal.close()
@@ -355,15 +352,13 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
                      hardware=replace(HardwareConfig(), serial=SerialConfig(enabled=True, url="loop://")))
     clock = FakeClock(10 * S)
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
-    try:
-        frame(app)
-        tap(app, do.NewMatch())
-        frame(app)
-        assert app.ports.panel is not None
-        assert app.ui.panel == app.ports.panel_status.value.lower()
-        assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
-    finally:
-        app.close()
+    frame(app)
+    tap(app, do.NewMatch())
+    frame(app)
+    assert app.ports.panel is not None
+    assert app.ui.panel == app.ports.panel_status.value.lower()
+    assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
+    app.close()
     plain, _ = make_app()
     try:
         frame(plain)
@@ -376,7 +371,7 @@ def test_home_from_the_ready_screen(app_clock: tuple[App, FakeClock]) -> None:
     app, _ = app_clock
     frame(app)
     tap(app, do.NewMatch())
-    assert app.session.screen == "ready"
+    assert playing(app).screen == "ready"
     tap(app, do.GoHome())
     assert app.session is None and app.ui.screen == "home"
 
@@ -391,7 +386,7 @@ def test_the_result_card_keeps_the_winner_and_the_reason_together_above_the_mess
     tap(app, do.Start(1))
     tap(app, do.Resign(1))
     tap(app, do.ConfirmResign(1))
-    app.session.say("Blocked: both players passed", clock.now())
+    playing(app).say("Blocked: both players passed", clock.now())
     drawn = [fit.text for fit in draw_recorded(app, clock)]
     title = drawn.index("Player 1 wins")
     assert drawn[title + 1] == "because the other player resigned"

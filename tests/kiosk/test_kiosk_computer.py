@@ -20,7 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, spot_for, tap
+from kiosk_support import draw_recorded, playing, spot_for, tap
 
 import engine.bots
 import kiosk.ui.scenes.table as table_scene
@@ -84,7 +84,7 @@ def start_practice(app: App, clock: FakeClock, level: int) -> None:
 def person_turn(app: App, clock: FakeClock) -> None:
     """The person (seat 0) acts by tapping: Start/Continue, decline or accept in the auction, the first
     tile that fits, else Draw."""
-    m = app.session.match
+    m = playing(app).match
     clock.advance(0.3)
     if m.phase is Phase.READY:
         tap(app, do.Start(0))
@@ -98,7 +98,7 @@ def person_turn(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(0, play.tile))
-    if app.session.selected == play.tile and play.at is not None:
+    if playing(app).selected == play.tile and play.at is not None:
         tap(app, do.TapPoint(play.at))
 
 
@@ -118,7 +118,7 @@ def drawn_hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, ..
 
 def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], limit: int = 4000) -> None:
     """Play to the end: the person taps, the computer answers; after each frame, what was drawn is checked."""
-    s = app.session
+    s = playing(app)
     for _ in range(limit):
         if s.match.is_over:
             return
@@ -147,8 +147,8 @@ def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_
         frame(app, clock)
         computer = app.controller.computer
         assert computer is not None and computer.moves > 10 and computer.dropped == 0
-        assert not [m for m in app.session.messages if m.kind == "refused" and m.player == 1]
-        outcome = app.session.match.outcome
+        assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
+        outcome = playing(app).match.outcome
         assert outcome is not None and outcome.winner in (0, 1)
         (record,) = journal.matches()
         assert record.finished and record.players[1] is None and not record.rated
@@ -162,49 +162,43 @@ def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_
 
 def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
     app, clock = make_app()
-    try:
-        start_practice(app, clock, 2)
-        s = app.session
-        while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
-            if s.match.to_act == 1:
-                frame(app, clock, 0.25)
-            else:
-                person_turn(app, clock)
-        began = s.match.decision_started_ns()
-        assert began is not None
-        moves = app.controller.computer.moves
-        while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
-            frame(app, clock, 0.1)
-            assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
-            assert "Computer (Casual) is thinking…" in [fit.text for fit in draw_recorded(app, clock)]  # on the person's half
-        assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
-        clock.t = began + MIN_MOVE_NS
-        app.step(wait=False)
-        assert app.controller.computer.moves == moves + 1
-        assert s.match.last_command_ns == began + MIN_MOVE_NS  # applied at the frame's time, a second on
-    finally:
-        app.close()
+    start_practice(app, clock, 2)
+    s = playing(app)
+    while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
+        if s.match.to_act == 1:
+            frame(app, clock, 0.25)
+        else:
+            person_turn(app, clock)
+    began = s.match.decision_started_ns()
+    assert began is not None
+    moves = app.controller.computer.moves
+    while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
+        frame(app, clock, 0.1)
+        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
+        assert "Computer (Casual) is thinking…" in [fit.text for fit in draw_recorded(app, clock)]  # on the person's half
+    assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
+    clock.t = began + MIN_MOVE_NS
+    app.step(wait=False)
+    assert app.controller.computer.moves == moves + 1
+    assert s.match.last_command_ns == began + MIN_MOVE_NS  # applied at the frame's time, a second on
 
 
 def test_an_answer_for_a_match_that_moved_on_is_dropped() -> None:
     executor = QueuedExecutor()
     app, clock = make_app(executor=executor)
-    try:
-        start_practice(app, clock, 3)
-        s = app.session
-        while s.match.to_act != 1:
-            person_turn(app, clock)
-        frame(app, clock)
-        assert executor.jobs  # asked, not answered yet
-        tap(app, do.Resign(0))
-        tap(app, do.ConfirmResign(0))  # the person resigned while the computer was thinking
-        executor.run_all()
-        frame(app, clock, 2)
-        m = s.match
-        assert m.is_over and m.outcome is not None and m.outcome.winner == 1
-        assert app.controller.computer.dropped == 1 and app.controller.computer.moves == 0
-    finally:
-        app.close()
+    start_practice(app, clock, 3)
+    s = playing(app)
+    while s.match.to_act != 1:
+        person_turn(app, clock)
+    frame(app, clock)
+    assert executor.jobs  # asked, not answered yet
+    tap(app, do.Resign(0))
+    tap(app, do.ConfirmResign(0))  # the person resigned while the computer was thinking
+    executor.run_all()
+    frame(app, clock, 2)
+    m = s.match
+    assert m.is_over and m.outcome is not None and m.outcome.winner == 1
+    assert app.controller.computer.dropped == 1 and app.controller.computer.moves == 0
 
 
 def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,7 +214,7 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
     app.controller.bot_executor = None  # the kiosk's own worker thread
     try:
         start_practice(app, clock, 2)
-        s = app.session
+        s = playing(app)
         while s.match.to_act != 1:
             person_turn(app, clock)
         for _ in range(30):  # three seconds of frames while the worker is busy
@@ -237,48 +231,42 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
 
 def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None:
     app, clock = make_app()
-    try:
-        start_practice(app, clock, 1)
-        s = app.session
-        for _ in range(400):
-            m = s.match
-            if m.phase is Phase.PLAY and m.to_act == 0 and len({a.tile for a in m.legal_actions()
-                                                                   if isinstance(a, Play)}) >= 2:
-                break
-            if m.to_act == 1:
-                frame(app, clock, 0.25)
-            else:
-                person_turn(app, clock)
+    start_practice(app, clock, 1)
+    s = playing(app)
+    for _ in range(400):
         m = s.match
-        assert m.to_act == 0 and s.selected is None
-        view = PlayerView.of(m, 0, clock.now() + 10_000_000)
-        tap(app, do.Hint(0))
-        hint = app.controller.computer.hint_for(m)
-        assert isinstance(hint, Play) and m.is_legal(hint)
-        assert s.selected == hint.tile  # raised in the hand, its points lit
-        assert any(message.text == f"Hint: play [{hint.tile}]" and message.player == 0 for message in s.messages)
-        assert engine.bots.choose(view, 4, random.Random(1), samples=12) in m.legal_actions()
-        if hint.at is not None:
-            assert spot_for(app, do.TapPoint(hint.at)) is not None
-            tap(app, do.TapPoint(hint.at))
-            assert m.layout.placements[-1].tile == hint.tile
-    finally:
-        app.close()
+        if m.phase is Phase.PLAY and m.to_act == 0 and len({a.tile for a in m.legal_actions()
+                                                               if isinstance(a, Play)}) >= 2:
+            break
+        if m.to_act == 1:
+            frame(app, clock, 0.25)
+        else:
+            person_turn(app, clock)
+    m = s.match
+    assert m.to_act == 0 and s.selected is None
+    view = PlayerView.of(m, 0, clock.now() + 10_000_000)
+    tap(app, do.Hint(0))
+    hint = app.controller.computer.hint_for(m)
+    assert isinstance(hint, Play) and m.is_legal(hint)
+    assert s.selected == hint.tile  # raised in the hand, its points lit
+    assert any(message.text == f"Hint: play [{hint.tile}]" and message.player == 0 for message in s.messages)
+    assert engine.bots.choose(view, 4, random.Random(1), samples=12) in m.legal_actions()
+    if hint.at is not None:
+        assert spot_for(app, do.TapPoint(hint.at)) is not None
+        tap(app, do.TapPoint(hint.at))
+        assert m.layout.placements[-1].tile == hint.tile
 
 
 def test_no_hint_in_a_match_between_people() -> None:
     app, clock = make_app(config=replace(KioskConfig(), match=replace(KioskConfig().match, handover=False)))
-    try:
-        frame(app, clock)
-        tap(app, do.NewMatch())
-        tap(app, do.Start(0))
-        frame(app, clock)
-        assert app.controller.computer is None
-        assert spot_for(app, do.Hint) is None
-        app.do(do.Hint(app.session.match.to_act or 0), clock.now())
-        assert app.session.selected is None and not any("Hint" in m.text for m in app.session.messages)
-    finally:
-        app.close()
+    frame(app, clock)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
+    frame(app, clock)
+    assert app.controller.computer is None
+    assert spot_for(app, do.Hint) is None
+    app.do(do.Hint(playing(app).match.to_act or 0), clock.now())
+    assert playing(app).selected is None and not any("Hint" in m.text for m in playing(app).messages)
 
 
 def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_path: Path) -> None:
@@ -315,7 +303,7 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app(journal)
     start_practice(app, clock, 4)
-    s = app.session
+    s = playing(app)
     while s.match.round < 1 or s.match.to_act != 0 or s.match.phase is not Phase.PLAY:
         if s.match.to_act == 1:
             frame(app, clock, 0.25)
@@ -335,7 +323,7 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
         frame(again, clock)
         computer = again.controller.computer
         assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
-        m = again.session.match
+        m = playing(again).match
         assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
         assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
         for _ in range(200):  # the person plays on; the computer answers
@@ -358,42 +346,39 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
     from kiosk.table.session import match_config
 
     app, clock = make_app()
-    try:
-        start_practice(app, clock, 2)
-        s = app.session
-        s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
-        frame(app, clock)
-        tap(app, do.Start(0))
-        factory = app.ports.pin_factory
+    start_practice(app, clock, 2)
+    s = playing(app)
+    s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
+    frame(app, clock)
+    tap(app, do.Start(0))
+    factory = app.ports.pin_factory
 
-        def press(player: int, button: Button) -> None:
-            clock.advance(0.5)
-            pin = factory.pin(DEFAULT_BUTTON_PINS[player][button])
-            pin.drive_low()
-            pin.drive_high()
-            frame(app, clock, 0.01)
+    def press(player: int, button: Button) -> None:
+        clock.advance(0.5)
+        pin = factory.pin(DEFAULT_BUTTON_PINS[player][button])
+        pin.drive_low()
+        pin.drive_high()
+        frame(app, clock, 0.01)
 
-        m = s.match
-        assert m.phase is Phase.AUCTION and m.to_act == 0  # the jockey's opponent bids first
-        frame(app, clock)
-        assert factory.pin(DEFAULT_LED_PINS[0][Button.RAISE]).state  # the person's RAISE is lit
-        assert not any(factory.pin(p).state for p in DEFAULT_LED_PINS[1].values())  # the computer's are dark
-        press(1, Button.RAISE)  # someone at the computer's edge: nothing happens
-        assert m.auction() is not None and m.auction().bid is None and m.to_act == 0
-        press(0, Button.RAISE)  # the person bids 15 with the button
-        auction = m.auction()
-        assert auction is not None and auction.bid == 15 and auction.bidder == 0
-        for _ in range(40):
-            if m.to_act != 1:
-                break
-            frame(app, clock, 0.25)
-        assert m.to_act != 1 or m.phase is not Phase.AUCTION
-        assert app.controller.panel_state(clock.now()).players[1].active == frozenset()
-        if m.phase is Phase.AUCTION and m.to_act == 0:  # the computer raised: the person accepts by button
-            press(0, Button.ACCEPT)
-            assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
-    finally:
-        app.close()
+    m = s.match
+    assert m.phase is Phase.AUCTION and m.to_act == 0  # the jockey's opponent bids first
+    frame(app, clock)
+    assert factory.pin(DEFAULT_LED_PINS[0][Button.RAISE]).state  # the person's RAISE is lit
+    assert not any(factory.pin(p).state for p in DEFAULT_LED_PINS[1].values())  # the computer's are dark
+    press(1, Button.RAISE)  # someone at the computer's edge: nothing happens
+    assert m.auction() is not None and m.auction().bid is None and m.to_act == 0
+    press(0, Button.RAISE)  # the person bids 15 with the button
+    auction = m.auction()
+    assert auction is not None and auction.bid == 15 and auction.bidder == 0
+    for _ in range(40):
+        if m.to_act != 1:
+            break
+        frame(app, clock, 0.25)
+    assert m.to_act != 1 or m.phase is not Phase.AUCTION
+    assert app.controller.panel_state(clock.now()).players[1].active == frozenset()
+    if m.phase is Phase.AUCTION and m.to_act == 0:  # the computer raised: the person accepts by button
+        press(0, Button.ACCEPT)
+        assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
 
 
 def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(tmp_path: Path) -> None:
@@ -407,7 +392,7 @@ def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_
     try:
         board.plug()
         start_practice(app, clock, 3)
-        s = app.session
+        s = playing(app)
         s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
         frame(app, clock)
         tap(app, do.Start(0))
@@ -507,23 +492,20 @@ def test_the_configured_pause_holds_every_level_s_move() -> None:
     from kiosk.config import ComputerSettings
 
     app, clock = make_app(config=replace(KioskConfig(), computer=ComputerSettings(think_seconds=2.5)))
-    try:
-        start_practice(app, clock, 2)
-        s = app.session
-        while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
-            if s.match.to_act == 1:
-                frame(app, clock, 0.25)
-            else:
-                person_turn(app, clock)
-        began = s.match.decision_started_ns()
-        assert began is not None
-        moves = app.controller.computer.moves
-        while clock.now() + 100_000_000 < began + 5 * S // 2:
-            frame(app, clock, 0.1)
-            assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still its pause
-        clock.t = began + 5 * S // 2
-        app.step(wait=False)
-        assert app.controller.computer.moves == moves + 1
-        assert s.match.last_command_ns == began + 5 * S // 2
-    finally:
-        app.close()
+    start_practice(app, clock, 2)
+    s = playing(app)
+    while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
+        if s.match.to_act == 1:
+            frame(app, clock, 0.25)
+        else:
+            person_turn(app, clock)
+    began = s.match.decision_started_ns()
+    assert began is not None
+    moves = app.controller.computer.moves
+    while clock.now() + 100_000_000 < began + 5 * S // 2:
+        frame(app, clock, 0.1)
+        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still its pause
+    clock.t = began + 5 * S // 2
+    app.step(wait=False)
+    assert app.controller.computer.moves == moves + 1
+    assert s.match.last_command_ns == began + 5 * S // 2

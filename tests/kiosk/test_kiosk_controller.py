@@ -9,6 +9,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from kiosk_support import playing
+
 from engine import NS_PER_S, EndReason, Phase, Transfer
 from hardware.events import Button, InputEvent
 from kiosk.config import KioskConfig, MatchSettings
@@ -50,10 +52,10 @@ def test_a_new_match_waits_at_the_ready_screen_and_starts_from_either_player() -
     press(c, 0, Button.RAISE, clock.now())  # home: only Start / ACCEPT begins a match
     assert c.session is None
     press(c, 1, Button.ACCEPT, clock.now())
-    assert c.ui.screen == Screen.MATCH and c.session is not None and c.session.screen == "ready"
+    assert c.ui.screen == Screen.MATCH and c.session is not None and playing(c).screen == "ready"
     before = c.screen_key(clock.now())
     c.handle(do.Start(0), clock.advance(1))
-    assert c.session.match.round == 1 and c.session.match.phase is not Phase.READY
+    assert playing(c).match.round == 1 and playing(c).match.phase is not Phase.READY
     assert c.screen_key(clock.now()) != before  # the screen must show it
 
 
@@ -66,14 +68,14 @@ def test_the_match_is_entered_in_the_journal_at_its_first_start_with_the_players
     c.handle(do.OpenPicker(1), clock.now())
     assert c.ui.records.picker == 1 and [p.name for p in c.ui.records.choices] == ["Anna"]
     press(c, 0, Button.ACCEPT, clock.advance(1))  # the buttons wait while a name is picked
-    assert c.session is not None and c.session.match.round == 0 and journal.matches() == []
+    assert c.session is not None and playing(c).match.round == 0 and journal.matches() == []
     c.handle(do.PickPlayer(1, anna.id), clock.now())
     assert c.ui.records.chosen == [None, anna] and c.ui.records.picker is None
     c.handle(do.Start(0), clock.advance(1))
     (record,) = journal.matches()
     assert record.players == (None, anna.id)
-    c.handle(do.Resign(c.session.match.to_act or 0), clock.advance(1))
-    c.handle(do.ConfirmResign(c.session.match.to_act or 0), clock.now())
+    c.handle(do.Resign(playing(c).match.to_act or 0), clock.advance(1))
+    c.handle(do.ConfirmResign(playing(c).match.to_act or 0), clock.now())
     c.update(clock.now())
     assert len(journal.matches()) == 1 and journal.matches()[0].finished
 
@@ -86,13 +88,13 @@ def test_an_unfinished_match_is_resumed_at_start_up(journal: Journal) -> None:
     c.handle(do.Start(1), clock.advance(1))
     c.update(clock.now())
     assert c.session is not None
-    before = c.session.match.to_dict()
+    before = playing(c).match.to_dict()
     again, _ = make(journal, clock)  # the kiosk restarted (same boot, a moment later)
     assert again.ui.screen == Screen.MATCH and again.session is not None
     assert again.ui.records.chosen == [anna, ben]
-    restored = again.session.match.to_dict()
+    restored = playing(again).match.to_dict()
     assert restored["hands"] == before["hands"] and restored["round"] == before["round"]
-    assert any("restarted" in m.text for m in again.session.messages)
+    assert any("restarted" in m.text for m in playing(again).messages)
 
 
 def test_a_stalled_loop_aborts_the_running_match_and_says_why() -> None:
@@ -100,16 +102,16 @@ def test_a_stalled_loop_aborts_the_running_match_and_says_why() -> None:
     c.new_match()
     c.handle(do.Start(0), clock.advance(1))
     c.heartbeat(clock.now())
-    s = c.session
+    s = playing(c)
     assert s is not None
-    version = s.version
+    shown = c.screen_key(clock.now())
     c.heartbeat(clock.advance(1.5))
     assert not s.match.is_over
     c.heartbeat(clock.advance(2.5))  # longer than the 2 s limit while a clock ran
     reason = "the kiosk could not take commands for 2.5 s while a clock ran (the limit is 2.0 s)"
     assert s.match.outcome is not None and s.match.outcome.reason is EndReason.ABORTED
     assert s.match.outcome.detail == reason and [m.text for m in s.live_messages(clock.now())] == [f"Match aborted: {reason}"]
-    assert s.version > version
+    assert c.screen_key(clock.now()) != shown  # the screen must show it
     # the outcome keeps the message id and its parameters: the match-over card says it in any language
     o = s.match.outcome
     assert o.detail_template == "the kiosk could not take commands for {gap} while a clock ran (the limit is {limit})"
@@ -123,13 +125,13 @@ def test_no_clock_running_means_no_stall() -> None:
     c.new_match()
     c.heartbeat(clock.now())
     c.heartbeat(clock.advance(60))
-    assert c.session is not None and not c.session.match.is_over
+    assert c.session is not None and not playing(c).match.is_over
 
 
 def test_a_transfer_flies_chips_from_the_payer_to_the_payee_for_0_7_s() -> None:
     c, clock = make()
     c.new_match()
-    s = c.session
+    s = playing(c)
     assert s is not None
     for _ in range(400):  # random play by buttons and taps until points move
         if any(isinstance(e, Transfer) for e in s.events):
@@ -166,7 +168,7 @@ def test_the_idle_return_goes_home_between_matches_but_never_leaves_a_match_in_p
     c.handle(do.Start(0), clock.advance(1))
     c.touched(clock.now())
     c.update(clock.advance(600))  # ten minutes of thinking: the table stays
-    assert c.ui.screen == Screen.MATCH and c.session is not None and not c.session.match.is_over
+    assert c.ui.screen == Screen.MATCH and c.session is not None and not playing(c).match.is_over
     c.update(clock.advance(500))  # the clock ran out: the match is over, and nobody touched anything since
     assert c.ui.screen == Screen.HOME and c.session is None
 
@@ -209,10 +211,10 @@ def test_languages_make_the_texts_again_and_match_intents_need_a_match() -> None
     assert "Language: English" in c.ui.status_line
     c.handle(do.HostLanguage("uk"), clock.now())
     assert "Мова: Українська" in c.ui.status_line and c.ui.player_language(1) == "uk"
-    version = c.ui.version
+    shown = c.screen_key(clock.now())
     c.handle(do.Start(0), clock.now())  # no match: nothing happens, nothing to redraw
     c.handle(do.Noop(), clock.now())
-    assert c.ui.version == version
+    assert c.screen_key(clock.now()) == shown
     c.new_match()
     c.handle(do.PlayerLanguage(1), clock.now())
     assert c.ui.player_language(1) == "id" and c.ui.player_language(0) == "uk"
@@ -222,7 +224,7 @@ def test_resign_asks_first_and_a_tap_is_never_earlier_than_the_last_command() ->
     c, clock = make()
     c.new_match()
     c.handle(do.Start(0), clock.advance(1))
-    s = c.session
+    s = playing(c)
     assert s is not None
     last = s.match.last_command_ns
     assert last is not None and c.arrival(last - 5) == last
@@ -237,7 +239,7 @@ def test_resign_asks_first_and_a_tap_is_never_earlier_than_the_last_command() ->
     assert s.match.outcome is not None and s.match.outcome.reason is EndReason.RESIGN
     assert s.match.outcome.winner == 1 - player
     c.handle(do.Rematch(), clock.now())
-    assert c.session is not s and c.session is not None and c.session.screen == "ready"
+    assert c.session is not s and c.session is not None and playing(c).screen == "ready"
 
 
 def test_the_loop_sleeps_until_the_next_clock_digit() -> None:

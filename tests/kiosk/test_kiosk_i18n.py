@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded
+from kiosk_support import draw_recorded, playing
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
 from engine.errors import BAD_AMOUNT, MATCH_OVER, NOT_YOUR_TURN, WRONG_PHASE
@@ -168,19 +168,16 @@ def _app(language: str, orientation: str, size: tuple[int, int] = (800, 480)) ->
 
 def _every_scene(language: str, orientation: str) -> Iterator[tuple[str, list[theme.Fit]]]:
     app, clock = _app(language, orientation)
-    try:
-        for name, arrange in scenes(app, clock).items():
-            app.controller.flight = None
-            app.ui.player_languages = [None, None]
-            arrange()
-            clock.advance(0.5)
-            yield name, draw_recorded(app, clock)
-            if app.ui.help_open:
-                for page in range(1, app.stage.help_pages()):
-                    app.do(do.HelpPage(page), clock.now())
-                    yield f"{name} page {page + 1}", draw_recorded(app, clock)
-    finally:
-        app.close()
+    for name, arrange in scenes(app, clock).items():
+        app.controller.flight = None
+        app.ui.player_languages = [None, None]
+        arrange()
+        clock.advance(0.5)
+        yield name, draw_recorded(app, clock)
+        if app.ui.help_open:
+            for page in range(1, app.stage.help_pages()):
+                app.do(do.HelpPage(page), clock.now())
+                yield f"{name} page {page + 1}", draw_recorded(app, clock)
 
 
 @pytest.mark.parametrize("orientation", ["table", "upright"])
@@ -206,39 +203,33 @@ def test_every_text_fits_its_box_at_800x480(language: str, orientation: str) -> 
 
 def test_each_player_reads_their_own_language() -> None:
     app, clock = _app("en", "table")
-    try:
-        app.controller.new_match()
-        ui = app.ui
-        app.do(do.PlayerLanguage(1), clock.now())  # player 2 (top): English -> Korean
-        assert ui.player_language(1) == "ko" and ui.player_language(0) == "en"
-        texts = {f.text for f in draw_recorded(app, clock)}
-        assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
-        assert "한국어" in texts and "English" in texts  # each player's language button shows their language
-        app.session.command(Start(None), clock.advance(1))  # type: ignore[union-attr]
-        app.session.say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
-        texts = {f.text for f in draw_recorded(app, clock)}
-        assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
-        for _ in range(3):
-            ui.next_player_language(1)
-        assert ui.player_language(1) == "en"  # cycled through uk and id back to English
-        ui.set_host_language("id")  # the home screen's choice: host and both players
-        assert ui.player_language(0) == ui.player_language(1) == "id"
-    finally:
-        app.close()
+    app.controller.new_match()
+    ui = app.ui
+    app.do(do.PlayerLanguage(1), clock.now())  # player 2 (top): English -> Korean
+    assert ui.player_language(1) == "ko" and ui.player_language(0) == "en"
+    texts = {f.text for f in draw_recorded(app, clock)}
+    assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
+    assert "한국어" in texts and "English" in texts  # each player's language button shows their language
+    playing(app).command(Start(None), clock.advance(1))  # type: ignore[union-attr]
+    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
+    texts = {f.text for f in draw_recorded(app, clock)}
+    assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
+    for _ in range(3):
+        ui.next_player_language(1)
+    assert ui.player_language(1) == "en"  # cycled through uk and id back to English
+    ui.set_host_language("id")  # the home screen's choice: host and both players
+    assert ui.player_language(0) == ui.player_language(1) == "id"
 
 
 def test_home_language_buttons_and_the_player_language_button_are_on_screen() -> None:
     app, clock = _app("en", "table")
-    try:
-        app.draw(clock.now())
-        buttons = [s.intent for s in app.hotspots if isinstance(s.intent, do.HostLanguage)]
-        assert buttons == [do.HostLanguage(code) for code in i18n.LANGUAGES] * 2  # table: on each half
-        app.controller.new_match()
-        app.draw(clock.now(), full=True)
-        assert {s.intent for s in app.hotspots if isinstance(s.intent, do.PlayerLanguage)} == {
-            do.PlayerLanguage(0), do.PlayerLanguage(1)}
-    finally:
-        app.close()
+    app.draw(clock.now())
+    buttons = [s.intent for s in app.hotspots if isinstance(s.intent, do.HostLanguage)]
+    assert buttons == [do.HostLanguage(code) for code in i18n.LANGUAGES] * 2  # table: on each half
+    app.controller.new_match()
+    app.draw(clock.now(), full=True)
+    assert {s.intent for s in app.hotspots if isinstance(s.intent, do.PlayerLanguage)} == {
+        do.PlayerLanguage(0), do.PlayerLanguage(1)}
 
 
 def test_ui_state_starts_in_the_configured_language() -> None:
@@ -254,13 +245,10 @@ def test_a_full_redraw_renders_no_text_twice() -> None:
     from kiosk.ui import theme
 
     app, clock = _app("ko", "table", (1280, 800))
-    try:
-        app.config = replace(app.config, match=MatchSettings(handover=False, balances=300))
-        scenes(app, clock)["play-late"]()
-        app.draw(clock.now())
-        misses = theme.render_fit.cache_info().misses
-        app.ui.changed()
-        assert app.draw(clock.now()) == "full"
-        assert theme.render_fit.cache_info().misses == misses
-    finally:
-        app.close()
+    app.config = replace(app.config, match=MatchSettings(handover=False, balances=300))
+    scenes(app, clock)["play-late"]()
+    app.draw(clock.now())
+    misses = theme.render_fit.cache_info().misses
+    app.controller.changed()
+    assert app.draw(clock.now()) == "full"
+    assert theme.render_fit.cache_info().misses == misses

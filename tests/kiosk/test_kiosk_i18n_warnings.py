@@ -214,34 +214,31 @@ def test_the_banner_and_the_settings_screen_show_every_warning_and_fit(language:
     warnings = tuple(_all_warnings(tmp_path))
     t = i18n.translator(language)
     app, clock = _app(language, warnings)
-    try:
-        problems: list[str] = []
-        # the banner on the home screen: each warning in turn as the first one
-        for english in warnings:
-            app.ui.warnings = (english, *warnings)
-            fits = draw_recorded(app, clock)
-            problems += _problems("banner", fits)
-            first = t._("Configuration: {warning}", warning=t(as_text(english)))
-            assert any(first in f.text for f in fits), (language, first)
-        app.ui.warnings = warnings
-        app.do(OpenSettings(), clock.now())
-        shown: set[str] = set()
-        pages = None
-        page = 0
-        while True:
-            fits = draw_recorded(app, clock)
-            problems += _problems(f"settings page {page + 1}", fits)
-            shown |= {f.text for f in fits}
-            pages = app.stage.settings_pages()
-            nxt = [s for s in app.hotspots if s.intent == SettingsPage(page + 1)]
-            if not nxt:
-                break
-            app.do(nxt[0].intent, clock.now())  # a tap on Next
-            page += 1
-        assert pages is not None and page == pages - 1 and pages > 1
-        for english in warnings:
-            line = t._("Warning: {warning}", warning=t(as_text(english)))
-            assert line in shown, (language, line)
-        assert not problems, "\n".join(problems[:30])
-    finally:
-        app.close()
+    problems: list[str] = []
+    # the banner on the home screen: each warning in turn as the first one
+    for english in warnings:
+        app.ui.warnings = (english, *warnings)
+        fits = draw_recorded(app, clock)
+        problems += _problems("banner", fits)
+        first = t._("Configuration: {warning}", warning=t(as_text(english)))
+        assert any(first in f.text for f in fits), (language, first)
+    app.ui.warnings = warnings
+    app.do(OpenSettings(), clock.now())
+    shown: set[str] = set()
+    pages = None
+    page = 0
+    while True:
+        fits = draw_recorded(app, clock)
+        problems += _problems(f"settings page {page + 1}", fits)
+        shown |= {f.text for f in fits}
+        pages = app.stage.settings_pages()
+        nxt = [s for s in app.hotspots if s.intent == SettingsPage(page + 1)]
+        if not nxt:
+            break
+        app.do(nxt[0].intent, clock.now())  # a tap on Next
+        page += 1
+    assert pages is not None and page == pages - 1 and pages > 1
+    for english in warnings:
+        line = t._("Warning: {warning}", warning=t(as_text(english)))
+        assert line in shown, (language, line)
+    assert not problems, "\n".join(problems[:30])

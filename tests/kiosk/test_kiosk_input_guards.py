@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, spot_for, tap
+from kiosk_support import draw_recorded, playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Deal, Draw, EndReason, Match, MatchConfig, Phase, Play, Start, Tile
 from kiosk.app import App
@@ -62,11 +62,11 @@ def press(app: App, player: int, button: str) -> None:
 def auction(app: App, clock: FakeClock, jockey: int = 0, balances: int = 150) -> Match:
     """A match whose round opens with an auction (``jockey`` dominoed): the other player bids first."""
     tap(app, do.NewMatch())
-    app.session.adopt(Match(MatchConfig(balances=(balances, balances), jockey=jockey, handover=False)))
+    playing(app).adopt(Match(MatchConfig(balances=(balances, balances), jockey=jockey, handover=False)))
     app.step(wait=False)
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     assert m.phase is Phase.AUCTION and m.to_act == 1 - jockey
     return m
 
@@ -76,31 +76,28 @@ def auction(app: App, clock: FakeClock, jockey: int = 0, balances: int = 150) ->
 
 def test_a_double_tap_on_reveal_does_not_act_on_the_screen_it_opened() -> None:
     app, clock = make_app("table", handover=True)
-    try:
-        tap(app, do.NewMatch())
-        app.session.adopt(Match(MatchConfig(jockey=0, handover=True)))  # an auction after the reveal
-        app.step(wait=False)
-        clock.advance(1)
-        tap(app, do.Start(0))
-        m = app.session.match
-        assert m.phase is Phase.HANDOVER
-        clock.advance(1)
-        reveal = [spot for spot in app.hotspots if spot.intent == do.Reveal(m.to_act)][-1]  # the card's
-        pos = (reveal.rect.centerx, reveal.rect.bottom - 8)
-        click(app, pos)  # reveals: the auction card is up, its Bid button under the finger
-        assert m.phase is Phase.AUCTION
-        under = app.stage.hit((pos[0] + 3, pos[1] + 2))
-        assert under is not None and isinstance(under.intent, do.PlaceBid)
-        before = (m.phase, m.to_act, m.auction(), app.session.bid_draft, len(app.session.messages))
-        clock.advance(0, ns=150 * MS)
-        click(app, (pos[0] + 3, pos[1] + 2))  # the second tap of the double tap: means nothing
-        assert (m.phase, m.to_act, m.auction(), app.session.bid_draft, len(app.session.messages)) == before
-        clock.advance(0, ns=400 * MS)
-        version = (app.session.version, app.ui.version)
-        click(app, (pos[0] + 3, pos[1] + 2))  # a deliberate tap later is taken
-        assert (app.session.version, app.ui.version) != version
-    finally:
-        app.close()
+    tap(app, do.NewMatch())
+    playing(app).adopt(Match(MatchConfig(jockey=0, handover=True)))  # an auction after the reveal
+    app.step(wait=False)
+    clock.advance(1)
+    tap(app, do.Start(0))
+    m = playing(app).match
+    assert m.phase is Phase.HANDOVER
+    clock.advance(1)
+    reveal = [spot for spot in app.hotspots if spot.intent == do.Reveal(m.to_act)][-1]  # the card's
+    pos = (reveal.rect.centerx, reveal.rect.bottom - 8)
+    click(app, pos)  # reveals: the auction card is up, its Bid button under the finger
+    assert m.phase is Phase.AUCTION
+    under = app.stage.hit((pos[0] + 3, pos[1] + 2))
+    assert under is not None and isinstance(under.intent, do.PlaceBid)
+    before = (m.phase, m.to_act, m.auction(), playing(app).bid_draft, len(playing(app).messages))
+    clock.advance(0, ns=150 * MS)
+    click(app, (pos[0] + 3, pos[1] + 2))  # the second tap of the double tap: means nothing
+    assert (m.phase, m.to_act, m.auction(), playing(app).bid_draft, len(playing(app).messages)) == before
+    clock.advance(0, ns=400 * MS)
+    shown = app.controller.screen_key(clock.now())
+    click(app, (pos[0] + 3, pos[1] + 2))  # a deliberate tap later is taken
+    assert app.controller.screen_key(clock.now()) != shown
 
 
 def test_the_spot_that_became_another_button_takes_no_repeat_but_the_same_button_does() -> None:
@@ -136,24 +133,21 @@ def test_thousands_of_double_taps_never_do_two_things(orientation: str) -> None:
 
 def test_accept_draws_when_drawing_is_the_only_move() -> None:
     app, clock = make_app()
-    try:
-        tap(app, do.NewMatch())
-        sixes = tuple(Tile(n, 6) for n in range(7))
-        others = tuple(t for t in ALL_TILES if 6 not in t)
-        app.session.command(Start(0, Deal((sixes, others[:7]), others[7:])), clock.now())
-        app.step(wait=False)
-        clock.advance(1)
-        tap(app, do.TapTile(0, Tile(6, 6)))  # the opening tile, placed by the first tap
-        m = app.session.match
-        assert m.to_act == 1 and m.boneyard_count == 14
-        assert any(isinstance(a, Draw) for a in m.legal_actions()) and not any(
-            isinstance(a, Play) for a in m.legal_actions())
-        clock.advance(1)
-        press(app, 1, "accept")
-        assert m.boneyard_count == 13 and m.to_act == 1
-        assert app.controller.panel_state(clock.now()).players[1].active == {do_button("ACCEPT")}  # lit: it draws
-    finally:
-        app.close()
+    tap(app, do.NewMatch())
+    sixes = tuple(Tile(n, 6) for n in range(7))
+    others = tuple(t for t in ALL_TILES if 6 not in t)
+    playing(app).command(Start(0, Deal((sixes, others[:7]), others[7:])), clock.now())
+    app.step(wait=False)
+    clock.advance(1)
+    tap(app, do.TapTile(0, Tile(6, 6)))  # the opening tile, placed by the first tap
+    m = playing(app).match
+    assert m.to_act == 1 and m.boneyard_count == 14
+    assert any(isinstance(a, Draw) for a in m.legal_actions()) and not any(
+        isinstance(a, Play) for a in m.legal_actions())
+    clock.advance(1)
+    press(app, 1, "accept")
+    assert m.boneyard_count == 13 and m.to_act == 1
+    assert app.controller.panel_state(clock.now()).players[1].active == {do_button("ACCEPT")}  # lit: it draws
 
 
 def do_button(name: str) -> object:
@@ -167,27 +161,24 @@ def do_button(name: str) -> object:
 
 def test_the_computers_auction_card_takes_no_tap() -> None:
     app, clock = make_app()
-    try:
-        tap(app, do.OpenPractice())
-        tap(app, do.PlayComputer(2))
-        app.session.adopt(Match(MatchConfig(jockey=0, handover=False)))  # the computer (seat 1) bids first
-        app.step(wait=False)
-        clock.advance(1)
-        tap(app, do.Start(0))
-        m = app.session.match
-        assert m.phase is Phase.AUCTION and m.to_act == 1
-        for kind in (do.StepBid, do.MaxBid, do.PlaceBid, do.Decline, do.Accept):
-            assert spot_for(app, kind) is None  # its card has no buttons
-        clock.advance(0, ns=300 * MS)
-        for intent in (do.MaxBid(), do.PlaceBid(1), do.StepBid(5), do.Decline(1), do.ConfirmAllIn(1)):
-            app.do(intent, clock.now())  # even handed to the stage: refused
-        assert m.phase is Phase.AUCTION and m.to_act == 1 and m.auction().bid is None
-        assert app.session.bid_draft == 15
-        clock.advance(1)
-        app.step(wait=False)  # the computer answers by itself
-        assert m.to_act != 1 or m.phase is not Phase.AUCTION
-    finally:
-        app.close()
+    tap(app, do.OpenPractice())
+    tap(app, do.PlayComputer(2))
+    playing(app).adopt(Match(MatchConfig(jockey=0, handover=False)))  # the computer (seat 1) bids first
+    app.step(wait=False)
+    clock.advance(1)
+    tap(app, do.Start(0))
+    m = playing(app).match
+    assert m.phase is Phase.AUCTION and m.to_act == 1
+    for kind in (do.StepBid, do.MaxBid, do.PlaceBid, do.Decline, do.Accept):
+        assert spot_for(app, kind) is None  # its card has no buttons
+    clock.advance(0, ns=300 * MS)
+    for intent in (do.MaxBid(), do.PlaceBid(1), do.StepBid(5), do.Decline(1), do.ConfirmAllIn(1)):
+        app.do(intent, clock.now())  # even handed to the stage: refused
+    assert m.phase is Phase.AUCTION and m.to_act == 1 and m.auction().bid is None
+    assert playing(app).bid_draft == 15
+    clock.advance(1)
+    app.step(wait=False)  # the computer answers by itself
+    assert m.to_act != 1 or m.phase is not Phase.AUCTION
 
 
 # -- 20.5 / 20.6: RAISE bids what the screen shows; All I can afford stays in the match -------------
@@ -195,39 +186,33 @@ def test_the_computers_auction_card_takes_no_tap() -> None:
 
 def test_raise_bids_what_the_bid_button_shows() -> None:
     app, clock = make_app()
-    try:
-        m = auction(app, clock)
-        tap(app, do.StepBid(1))
-        tap(app, do.StepBid(1))
-        assert "Bid 25" in {fit.text for fit in draw_recorded(app, clock)}
-        clock.advance(1)
-        press(app, 1, "raise")
-        assert m.auction().bid == 25 and m.to_act == 0
-    finally:
-        app.close()
+    m = auction(app, clock)
+    tap(app, do.StepBid(1))
+    tap(app, do.StepBid(1))
+    assert "Bid 25" in {fit.text for fit in draw_recorded(app, clock)}
+    clock.advance(1)
+    press(app, 1, "raise")
+    assert m.auction().bid == 25 and m.to_act == 0
 
 
 def test_all_i_can_afford_stays_in_the_match_and_a_losing_bid_asks_in_large_type() -> None:
     app, clock = make_app()
-    try:
-        m = auction(app, clock)
-        tap(app, do.MaxBid())
-        assert app.session.bid_draft == 145  # of 150: the most that keeps Player 2 in the match
-        tap(app, do.StepBid(1))
-        clock.advance(1)
-        tap(app, do.PlaceBid(1))  # 150, the whole balance: not placed, asked
-        assert m.auction().bid is None and app.session.all_in == 150
-        fits = draw_recorded(app, clock)
-        question = [f for f in fits if f.text.startswith("Bid 150?") or "lose the match" in f.text]
-        assert question and min(f.used for f in question) >= 22
-        clock.advance(1)
-        press(app, 1, "raise")  # the button does not answer it either
-        assert m.auction().bid is None
-        clock.advance(1)
-        tap(app, do.ConfirmAllIn(1))
-        assert m.auction().bid == 150 and m.to_act == 0
-    finally:
-        app.close()
+    m = auction(app, clock)
+    tap(app, do.MaxBid())
+    assert playing(app).bid_draft == 145  # of 150: the most that keeps Player 2 in the match
+    tap(app, do.StepBid(1))
+    clock.advance(1)
+    tap(app, do.PlaceBid(1))  # 150, the whole balance: not placed, asked
+    assert m.auction().bid is None and playing(app).all_in == 150
+    fits = draw_recorded(app, clock)
+    question = [f for f in fits if f.text.startswith("Bid 150?") or "lose the match" in f.text]
+    assert question and min(f.used for f in question) >= 22
+    clock.advance(1)
+    press(app, 1, "raise")  # the button does not answer it either
+    assert m.auction().bid is None
+    clock.advance(1)
+    tap(app, do.ConfirmAllIn(1))
+    assert m.auction().bid == 150 and m.to_act == 0
 
 
 # -- 20.2: the waiting player's help covers their half only ----------------------------------------
@@ -235,32 +220,29 @@ def test_all_i_can_afford_stays_in_the_match_and_a_losing_bid_asks_in_large_type
 
 def test_the_waiting_players_help_leaves_the_acting_players_half_alone() -> None:
     app, clock = make_app()
-    try:
-        tap(app, do.NewMatch())
-        clock.advance(1)
-        tap(app, do.Start(0))
-        m = app.session.match
-        acting = m.to_act
-        assert acting is not None and m.phase is Phase.PLAY
-        waiting = 1 - acting
-        tap(app, do.OpenHelp(waiting))
-        halves = app.stage.tables[app.session.screen].halves()
-        own, theirs = halves[waiting], halves[acting]
-        help_kinds = (do.Noop, do.CloseHelp, do.HelpPage, do.HelpLanguage)
-        assert isinstance(app.stage.hit(own.center).intent, help_kinds)
-        hit = app.stage.hit(theirs.center)
-        assert hit is None or not isinstance(hit.intent, help_kinds)
-        assert any(isinstance(s.intent, do.TapTile) and s.intent.player == acting for s in app.hotspots)
-        bank = m.bank_ns(acting, clock.now())
-        for _ in range(24):  # 12 s, a frame every half second
-            clock.advance(0.5)
-            app.step(wait=False)
-        assert m.bank_ns(acting, clock.now()) < bank  # the acting player's clock runs: they can play
-        tap(app, do.CloseHelp())
-        tap(app, do.OpenHelp(acting))  # the acting player's own help: over the middle, as before
-        assert isinstance(app.stage.hit(theirs.center).intent, help_kinds)
-    finally:
-        app.close()
+    tap(app, do.NewMatch())
+    clock.advance(1)
+    tap(app, do.Start(0))
+    m = playing(app).match
+    acting = m.to_act
+    assert acting is not None and m.phase is Phase.PLAY
+    waiting = 1 - acting
+    tap(app, do.OpenHelp(waiting))
+    halves = app.stage.tables[playing(app).screen].halves()
+    own, theirs = halves[waiting], halves[acting]
+    help_kinds = (do.Noop, do.CloseHelp, do.HelpPage, do.HelpLanguage)
+    assert isinstance(app.stage.hit(own.center).intent, help_kinds)
+    hit = app.stage.hit(theirs.center)
+    assert hit is None or not isinstance(hit.intent, help_kinds)
+    assert any(isinstance(s.intent, do.TapTile) and s.intent.player == acting for s in app.hotspots)
+    bank = m.bank_ns(acting, clock.now())
+    for _ in range(24):  # 12 s, a frame every half second
+        clock.advance(0.5)
+        app.step(wait=False)
+    assert m.bank_ns(acting, clock.now()) < bank  # the acting player's clock runs: they can play
+    tap(app, do.CloseHelp())
+    tap(app, do.OpenHelp(acting))  # the acting player's own help: over the middle, as before
+    assert isinstance(app.stage.hit(theirs.center).intent, help_kinds)
 
 
 # -- 20.16 / 26.10: the keypad over a running match -------------------------------------------------
@@ -280,26 +262,23 @@ def hold_corner(app: App, clock: FakeClock) -> None:
 
 def test_the_keypad_over_a_running_match_keeps_off_the_acting_side_and_stops_the_match() -> None:
     app, clock = make_app(pin=LoadedPin(OwnerPin.new(PIN, iterations=10_000)))
-    try:
-        tap(app, do.NewMatch())
-        clock.advance(1)
-        tap(app, do.Start(0))
-        m = app.session.match
-        acting = m.to_act
-        assert acting is not None and m.clock_running == acting
-        hold_corner(app, clock)
-        assert app.ui.owner.keypad == "exit"
-        texts = {fit.text for fit in draw_recorded(app, clock)}
-        assert f"The match goes on: Player {acting + 1}'s clock is running." in texts
-        acting_half = pygame.Rect(0, 0, 800, 240) if acting == 1 else pygame.Rect(0, 240, 800, 240)
-        owner_kinds = (do.Noop, do.PinDigit, do.PinBackspace, do.PinCancel, do.PinOk, do.PinStopMatch)
-        assert all(not s.rect.colliderect(acting_half) for s in app.hotspots if isinstance(s.intent, owner_kinds))
-        assert any(isinstance(s.intent, do.TapTile) and s.intent.player == acting for s in app.hotspots)
-        for digit in PIN:
-            tap(app, do.PinDigit(digit))
-        tap(app, do.PinStopMatch())
-        assert app.running and m.is_over and m.outcome is not None
-        assert m.outcome.reason is EndReason.ABORTED and not m.outcome.rated
-        assert app.ui.owner.keypad is None
-    finally:
-        app.close()
+    tap(app, do.NewMatch())
+    clock.advance(1)
+    tap(app, do.Start(0))
+    m = playing(app).match
+    acting = m.to_act
+    assert acting is not None and m.clock_running == acting
+    hold_corner(app, clock)
+    assert app.ui.owner.keypad == "exit"
+    texts = {fit.text for fit in draw_recorded(app, clock)}
+    assert f"The match goes on: Player {acting + 1}'s clock is running." in texts
+    acting_half = pygame.Rect(0, 0, 800, 240) if acting == 1 else pygame.Rect(0, 240, 800, 240)
+    owner_kinds = (do.Noop, do.PinDigit, do.PinBackspace, do.PinCancel, do.PinOk, do.PinStopMatch)
+    assert all(not s.rect.colliderect(acting_half) for s in app.hotspots if isinstance(s.intent, owner_kinds))
+    assert any(isinstance(s.intent, do.TapTile) and s.intent.player == acting for s in app.hotspots)
+    for digit in PIN:
+        tap(app, do.PinDigit(digit))
+    tap(app, do.PinStopMatch())
+    assert app.running and m.is_over and m.outcome is not None
+    assert m.outcome.reason is EndReason.ABORTED and not m.outcome.rated
+    assert app.ui.owner.keypad is None

@@ -146,32 +146,29 @@ def test_every_key_is_large_and_every_text_readable(journal: Journal, orientatio
                                                     name: str) -> None:
     clock = FakeClock(10 * S)
     app = open_app(journal, clock, orientation)
-    try:
-        app.step(wait=False)
-        tap(app, do.NewMatch())
-        open_keyboard(app, seat, LANGUAGE[name])
-        assert app.ui.records.layout == name
-        tap(app, do.Key("1"))  # something typed: OK is on
-        lay = layouts.layout(name)
-        for shift in (False, True):
-            if shift:
-                tap(app, do.Shift())
-            spots = key_spots(app)
-            screen = pygame.Rect(0, 0, 800, 480)
-            hold = app.stage.regions.admin_area
-            for i, (rect, intent) in enumerate(spots):
-                assert min(rect.size) >= MIN_KEY, (intent, rect)
-                assert screen.contains(rect) and not rect.colliderect(hold), (intent, rect)
-                assert all(not rect.colliderect(other) for other, _ in spots[i + 1:]), intent
-            typed = {intent.ch for _, intent in spots if isinstance(intent, do.Key)}
-            expected = {c.upper() for c in "".join(lay.keys(shift))} if lay.cased else set("".join(lay.keys(shift)))
-            assert typed == expected | {" "}
-            kinds = {type(intent) for _, intent in spots}
-            assert kinds == set(Keyboard.offers)
-            if seat == 1 and orientation == "table":  # turned toward player 2: the OK key is at the top
-                ok = spot_for(app, do.ConfirmName())
-                assert ok is not None and ok.rect.top < 240
-            fits = draw_recorded(app, clock)
-            assert fits and all(f.fits and f.used >= 16 for f in fits), [f for f in fits if f.used < 16]
-    finally:
-        app.close()
+    app.step(wait=False)
+    tap(app, do.NewMatch())
+    open_keyboard(app, seat, LANGUAGE[name])
+    assert app.ui.records.layout == name
+    tap(app, do.Key("1"))  # something typed: OK is on
+    lay = layouts.layout(name)
+    for shift in (False, True):
+        if shift:
+            tap(app, do.Shift())
+        spots = key_spots(app)
+        screen = pygame.Rect(0, 0, 800, 480)
+        hold = app.stage.regions.admin_area
+        for i, (rect, intent) in enumerate(spots):
+            assert min(rect.size) >= MIN_KEY, (intent, rect)
+            assert screen.contains(rect) and not rect.colliderect(hold), (intent, rect)
+            assert all(not rect.colliderect(other) for other, _ in spots[i + 1:]), intent
+        typed = {intent.ch for _, intent in spots if isinstance(intent, do.Key)}
+        expected = {c.upper() for c in "".join(lay.keys(shift))} if lay.cased else set("".join(lay.keys(shift)))
+        assert typed == expected | {" "}
+        kinds = {type(intent) for _, intent in spots}
+        assert kinds == set(Keyboard.offers)
+        if seat == 1 and orientation == "table":  # turned toward player 2: the OK key is at the top
+            ok = spot_for(app, do.ConfirmName())
+            assert ok is not None and ok.rect.top < 240
+        fits = draw_recorded(app, clock)
+        assert fits and all(f.fits and f.used >= 16 for f in fits), [f for f in fits if f.used < 16]

@@ -96,32 +96,29 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
     config = replace(config, display=replace(config.display, orientation="table"))
     clock = FakeClock(10 * NS_PER_S)
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
+    app.step(wait=False)
+    tap(app, do.NewMatch())
+    app.ui.player_languages[1] = "uk"
+    app.step(wait=False)
+    rules = [spot for spot in app.stage.hotspots if isinstance(spot.intent, do.OpenHelp)]
+    assert sorted(spot.intent.player for spot in rules) == [0, 1]
+    top = next(spot for spot in rules if spot.intent.player == 1)
+    assert top.rect.centery < 240
+    tap(app, top.intent)
+    assert app.ui.help_open and app.ui.help_facing == 1 and app.stage.help_pages() > 0
+    recorder = layout.start()
     try:
-        app.step(wait=False)
-        tap(app, do.NewMatch())
-        app.ui.player_languages[1] = "uk"
-        app.step(wait=False)
-        rules = [spot for spot in app.stage.hotspots if isinstance(spot.intent, do.OpenHelp)]
-        assert sorted(spot.intent.player for spot in rules) == [0, 1]
-        top = next(spot for spot in rules if spot.intent.player == 1)
-        assert top.rect.centery < 240
-        tap(app, top.intent)
-        assert app.ui.help_open and app.ui.help_facing == 1 and app.stage.help_pages() > 0
-        recorder = layout.start()
-        try:
-            app.draw(clock.now(), full=True)
-        finally:
-            layout.stop()
-        help_texts = [t for t in recorder.texts if t.role == "help"]
-        assert help_texts and all(t.facing == 1 for t in help_texts)
-        assert all(any("\u0400" <= ch <= "\u04ff" for ch in t.text) for t in help_texts if t.text.strip("0123456789 ()/.,:-"))
-        close = next(spot for spot in app.stage.hotspots if isinstance(spot.intent, do.CloseHelp))
-        assert close.rect.centery > 240  # Close is at Player 2's top-right, which is the screen's bottom-left side
-        tap(app, do.CloseHelp())
-        tap(app, do.OpenHelp(0))
-        assert app.ui.help_facing == 0
+        app.draw(clock.now(), full=True)
     finally:
-        app.close()
+        layout.stop()
+    help_texts = [t for t in recorder.texts if t.role == "help"]
+    assert help_texts and all(t.facing == 1 for t in help_texts)
+    assert all(any("\u0400" <= ch <= "\u04ff" for ch in t.text) for t in help_texts if t.text.strip("0123456789 ()/.,:-"))
+    close = next(spot for spot in app.stage.hotspots if isinstance(spot.intent, do.CloseHelp))
+    assert close.rect.centery > 240  # Close is at Player 2's top-right, which is the screen's bottom-left side
+    tap(app, do.CloseHelp())
+    tap(app, do.OpenHelp(0))
+    assert app.ui.help_facing == 0
 
 
 @pytest.mark.parametrize("orientation", ["table", "upright"])
@@ -132,12 +129,9 @@ def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tu
 
     config = KioskConfig()
     app = App(config, clock=FakeClock(0), size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
-    try:
-        scene = Settlement(Context(app.controller, size, orientation))
-        board = scene.board_area()
-        cards = [card for card, _ in scene.top_cards()]
-        assert len(cards) == (2 if orientation == "table" else 1)
-        assert all(not card.colliderect(board) for card in cards)
-        assert board.height >= app.stage.regions.board.height // 3
-    finally:
-        app.close()
+    scene = Settlement(Context(app.controller, size, orientation))
+    board = scene.board_area()
+    cards = [card for card, _ in scene.top_cards()]
+    assert len(cards) == (2 if orientation == "table" else 1)
+    assert all(not card.colliderect(board) for card in cards)
+    assert board.height >= app.stage.regions.board.height // 3

@@ -39,24 +39,21 @@ def test_the_banner_translates_one_warning_and_counts_the_rest() -> None:
     clock = FakeClock()
     app = App(config_module.KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock",
               rng=random.Random(1), warnings=parse_config_text(_many_unknown_keys()).warnings, boot_id="b")
-    try:
-        calls = 0
-        original = Translator.__call__
+    calls = 0
+    original = Translator.__call__
 
-        def counting(self: Translator, value: object) -> str:
-            nonlocal calls
-            calls += 1
-            return original(self, value)  # type: ignore[arg-type]
+    def counting(self: Translator, value: object) -> str:
+        nonlocal calls
+        calls += 1
+        return original(self, value)  # type: ignore[arg-type]
 
-        with mock.patch.object(Translator, "__call__", counting):
-            lines = warning_lines(app.stage.context)
-            app.draw(clock.now(), full=True)
-        assert len(lines) == 1 and calls < 20  # not one per warning
-        assert warning_count(app.stage.context) == MANY
-        assert banner_text(app.stage.context, lines).endswith(f"(+{MANY - 1} more: see Settings)")
-        assert pygame.display.get_surface() is not None
-    finally:
-        app.close()
+    with mock.patch.object(Translator, "__call__", counting):
+        lines = warning_lines(app.stage.context)
+        app.draw(clock.now(), full=True)
+    assert len(lines) == 1 and calls < 20  # not one per warning
+    assert warning_count(app.stage.context) == MANY
+    assert banner_text(app.stage.context, lines).endswith(f"(+{MANY - 1} more: see Settings)")
+    assert pygame.display.get_surface() is not None
 
 
 def test_the_settings_list_shows_the_first_warnings_and_says_how_many_more() -> None:
@@ -64,10 +61,8 @@ def test_the_settings_list_shows_the_first_warnings_and_says_how_many_more() -> 
     warnings = parse_config_text(_many_unknown_keys()).warnings
     app = App(config_module.KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock",
               rng=random.Random(1), warnings=warnings, boot_id="b")
-    try:
-        text = status_text(app.controller.config, "en", app.controller.surroundings, warnings)
-    finally:
-        app.close()
+    text = status_text(app.controller.config, "en", app.controller.surroundings, warnings)
+    app.close()
     lines = text.split("\n")
     assert sum(line.startswith("Warning: ") for line in lines) == MOST_WARNINGS_LISTED
     assert lines[-1] == (f"… and {MANY - MOST_WARNINGS_LISTED} more warnings: python -m kiosk.config --check "

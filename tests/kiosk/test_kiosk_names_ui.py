@@ -10,7 +10,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import draw_recorded, open_app, tap
+from kiosk_support import draw_recorded, open_app, playing, tap
 
 from engine import NS_PER_S, Phase
 from kiosk.app import App
@@ -53,7 +53,7 @@ def test_the_table_says_the_players_names_with_the_particles_they_take(kiosk: tu
     seat(app, players, 1, "Anna")
     clock.advance(1)
     tap(app, do.Start(0))
-    m = app.session.match
+    m = playing(app).match
     assert m.phase is Phase.PLAY and m.to_act is not None
     opener = ("김민준", "Anna")[m.to_act]
     shown = texts(app, clock)
@@ -79,7 +79,7 @@ def test_a_guest_is_player_n_and_the_particle_follows_the_numbers_reading(kiosk:
     seat(app, Players(journal), 0, "Олена")
     clock.advance(1)
     tap(app, do.Start(0))
-    session = app.session
+    session = playing(app)
     assert session is not None
     said = [translator("ko")(session.namer(p)) for p in (0, 1)]
     assert said == ["Олена", "플레이어 2"]
@@ -98,7 +98,7 @@ def test_the_messages_name_the_player_in_english_too(kiosk: tuple[App, FakeClock
     seat(app, Players(journal), 1, "Anna")
     clock.advance(1)
     tap(app, do.Start(1))
-    session = app.session
+    session = playing(app)
     assert session is not None
     assert session.namer(1) == "Anna" and session.namer(0) == "Player 1"
     m = session.match

@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+from kiosk_support import playing
+
 from engine import NS_PER_S, EndReason
 from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, MatchSettings, load_config
 from kiosk.i18n import translator
@@ -105,7 +107,7 @@ def test_a_match_in_progress_is_stopped_only_after_a_confirmation_and_the_journa
     assert c.running and c.ui.owner.confirm_stop and c.ui.owner.keypad is None
     c.handle(do.CancelStop(), clock.now())
     assert c.running and not c.ui.owner.confirm_stop
-    s = c.session
+    s = playing(c)
     assert s is not None and not s.match.is_over
     hold_corner(c, clock)
     type_pin(c, clock, PIN)
@@ -191,7 +193,7 @@ def test_the_settings_editor_saves_the_file_and_the_next_match_uses_the_new_bank
     assert "# each player's bank for the whole match" in path.read_text("utf-8")  # comments kept
     assert "Clock: 150 s bank, 7 s delay" in c.ui.status_line
     c.new_match()
-    assert c.session is not None and c.session.match.bank_ns(0, clock.now()) == 150 * S
+    assert c.session is not None and playing(c).match.bank_ns(0, clock.now()) == 150 * S
     assert c.ui.language == "en"  # the language applies at the next start
 
 

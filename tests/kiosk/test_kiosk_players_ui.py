@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import intents_on_screen, open_app, spot_for, tap
+from kiosk_support import intents_on_screen, open_app, playing, spot_for, tap
 
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
@@ -55,11 +55,11 @@ def drawn_texts(app: App) -> set[str]:
 def resign_after_start(app: App, clock: FakeClock, loser: int) -> None:
     clock.advance(1)
     tap(app, do.Start(0))
-    assert app.session.match.phase in (Phase.AUCTION, Phase.PLAY)
+    assert playing(app).match.phase in (Phase.AUCTION, Phase.PLAY)
     clock.advance(1)
     tap(app, do.Resign(loser))
     tap(app, do.ConfirmResign(loser))
-    assert app.session.match.outcome.reason is EndReason.RESIGN
+    assert playing(app).match.outcome.reason is EndReason.RESIGN
 
 
 def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history_and_replay(
@@ -92,7 +92,7 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     assert len(journal.matches()) == 1  # the match was entered once, at its first Start
     anna2, ben2 = players.get(anna.id), players.get(ben.id)
     assert anna2.rating > 1500 > ben2.rating and anna2.games == ben2.games == 1
-    live = app.session.match
+    live = playing(app).match
     live_state = (live.balances, live.round, live.layout.tiles(), live.hand(0), live.hand(1))
 
     tap(app, do.GoHome())
@@ -235,15 +235,12 @@ def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
 def test_without_a_journal_no_names_are_offered() -> None:
     clock = FakeClock(10 * S)
     app = open_app(None, clock)
-    try:
-        frame(app)
-        assert spot_for(app, do.OpenLeaderboard) is None  # no leaderboard on the home screen
-        tap(app, do.NewMatch())
-        assert spot_for(app, do.OpenPicker) is None  # no name buttons in the panels
-        app.do(do.OpenPicker(0), clock.now())
-        assert app.ui.records.picker is None
-    finally:
-        app.close()
+    frame(app)
+    assert spot_for(app, do.OpenLeaderboard) is None  # no leaderboard on the home screen
+    tap(app, do.NewMatch())
+    assert spot_for(app, do.OpenPicker) is None  # no name buttons in the panels
+    app.do(do.OpenPicker(0), clock.now())
+    assert app.ui.records.picker is None
 
 
 def test_long_lists_are_paged(kiosk: tuple[App, FakeClock], journal: Journal) -> None:

@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
-from kiosk_support import tap
+from kiosk_support import playing, tap
 
 from engine import NS_PER_S, Match, Phase
 from hardware.config import HardwareConfig, SerialConfig
@@ -60,7 +60,7 @@ def auction_handover_with_a_bid(app: App, clock: FakeClock) -> tuple[int, int]:
     """A match in its auction: the first player bid 15, and the hand-over screen waits for the other."""
     frame(app, clock)
     tap(app, do.NewMatch())
-    session = app.session
+    session = playing(app)
     session.adopt(Match(replace(match_config(app.config.match), jockey=0), boot_id=""))  # round 1 opens with an auction
     frame(app, clock)
     tap(app, do.Start(0))
@@ -80,80 +80,68 @@ def auction_handover_with_a_bid(app: App, clock: FakeClock) -> tuple[int, int]:
 
 def test_two_accepts_150_ms_apart_at_an_auction_hand_over_reveal_and_do_not_accept() -> None:
     app, clock = make_app()
-    try:
-        _first, second = auction_handover_with_a_bid(app, clock)
-        m = app.session.match
-        clock.advance(1)
-        press(app, second, "accept")  # reveals the hand
-        frame(app, clock)  # the auction card shows 10 ms later
-        assert m.phase is Phase.AUCTION and m.to_act == second
-        clock.advance(0, ns=140 * MS)
-        press(app, second, "accept")  # 150 ms after the first: a repeat, not "accept the bid"
-        frame(app, clock)
-        assert m.phase is Phase.AUCTION and m.to_act == second and m.auction().bid == 15
-        clock.advance(0.5)
-        press(app, second, "accept")  # a deliberate press later on does accept it
-        frame(app, clock)
-        assert m.phase is not Phase.AUCTION and m.auction() is None
-    finally:
-        app.close()
+    _first, second = auction_handover_with_a_bid(app, clock)
+    m = playing(app).match
+    clock.advance(1)
+    press(app, second, "accept")  # reveals the hand
+    frame(app, clock)  # the auction card shows 10 ms later
+    assert m.phase is Phase.AUCTION and m.to_act == second
+    clock.advance(0, ns=140 * MS)
+    press(app, second, "accept")  # 150 ms after the first: a repeat, not "accept the bid"
+    frame(app, clock)
+    assert m.phase is Phase.AUCTION and m.to_act == second and m.auction().bid == 15
+    clock.advance(0.5)
+    press(app, second, "accept")  # a deliberate press later on does accept it
+    frame(app, clock)
+    assert m.phase is not Phase.AUCTION and m.auction() is None
 
 
 def test_the_opponents_accept_in_the_same_frame_means_nothing() -> None:
     app, clock = make_app()
-    try:
-        first, second = auction_handover_with_a_bid(app, clock)
-        m = app.session.match
-        clock.advance(1)
-        press(app, second, "accept")  # reveals
-        clock.advance(0, ns=20 * MS)
-        press(app, first, "accept")  # arrives before any frame showed the auction card
-        frame(app, clock)
-        assert m.phase is Phase.AUCTION and m.to_act == second and m.auction().bid == 15
-        assert not [msg for msg in app.session.messages if msg.player == first]  # not even a refusal
-    finally:
-        app.close()
+    first, second = auction_handover_with_a_bid(app, clock)
+    m = playing(app).match
+    clock.advance(1)
+    press(app, second, "accept")  # reveals
+    clock.advance(0, ns=20 * MS)
+    press(app, first, "accept")  # arrives before any frame showed the auction card
+    frame(app, clock)
+    assert m.phase is Phase.AUCTION and m.to_act == second and m.auction().bid == 15
+    assert not [msg for msg in playing(app).messages if msg.player == first]  # not even a refusal
 
 
 def test_a_press_that_arrived_before_the_frame_showing_the_new_turn_does_not_act_in_it() -> None:
     app, clock = make_app()
-    try:
-        first, second = auction_handover_with_a_bid(app, clock)
-        m = app.session.match
-        clock.advance(1)
-        press(app, second, "accept")  # reveal
-        frame(app, clock)
-        clock.advance(0.5)
-        press(app, second, "decline")  # an illegal decline: refused, the turn stays
-        frame(app, clock)
-        clock.advance(0.5)
-        press(app, second, "raise")  # bids 20: the turn goes to the first player (hand-over)
-        press(app, first, "accept")  # pressed at once, before the frame that shows the hand-over
-        frame(app, clock)
-        assert m.phase is Phase.HANDOVER and m.to_act == first and m.auction().bid == 20
-    finally:
-        app.close()
+    first, second = auction_handover_with_a_bid(app, clock)
+    m = playing(app).match
+    clock.advance(1)
+    press(app, second, "accept")  # reveal
+    frame(app, clock)
+    clock.advance(0.5)
+    press(app, second, "decline")  # an illegal decline: refused, the turn stays
+    frame(app, clock)
+    clock.advance(0.5)
+    press(app, second, "raise")  # bids 20: the turn goes to the first player (hand-over)
+    press(app, first, "accept")  # pressed at once, before the frame that shows the hand-over
+    frame(app, clock)
+    assert m.phase is Phase.HANDOVER and m.to_act == first and m.auction().bid == 20
 
 
 def test_a_tap_taken_in_after_a_button_changed_the_screen_in_the_same_frame_means_nothing() -> None:
     app, clock = make_app(replace(KioskConfig(), match=MatchSettings(handover=False)))
-    try:
-        frame(app, clock)
-        tap(app, do.NewMatch())
-        tap(app, do.Start(0))
-        frame(app, clock)
-        m = app.session.match
-        assert m.phase is Phase.PLAY
-        spot = next(s for s in app.hotspots if isinstance(s.intent, do.TapTile))  # the opening tile, as drawn
-        clock.advance(1)
-        app.ports.queue.push(None, Button.HELP, "test")  # the help button, pressed just before the finger
-        clock.advance(0, ns=5 * MS)
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
-        frame(app, clock)
-        assert app.ui.help_open and app.session.match.layout.tiles() == []  # the tile was not played under the help
-        assert app.session.selected is None
-    finally:
-        app.close()
+    frame(app, clock)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
+    frame(app, clock)
+    m = playing(app).match
+    assert m.phase is Phase.PLAY
+    spot = next(s for s in app.hotspots if isinstance(s.intent, do.TapTile))  # the opening tile, as drawn
+    clock.advance(1)
+    app.ports.queue.push(None, Button.HELP, "test")  # the help button, pressed just before the finger
+    clock.advance(0, ns=5 * MS)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    frame(app, clock)
+    assert app.ui.help_open and playing(app).match.layout.tiles() == []  # the tile was not played under the help
+    assert playing(app).selected is None
 
 
 def test_a_serial_panel_that_connects_while_the_kiosk_idles_at_home_gets_the_state(tmp_path: Path) -> None:
@@ -181,12 +169,12 @@ def test_a_stray_raise_on_the_ready_screen_enters_no_match_in_the_journal(tmp_pa
         press(app, 0, "raise")
         press(app, 1, "decline")
         frame(app, clock)
-        assert app.session.match.phase is Phase.READY and app.session.match.round == 0
+        assert playing(app).match.phase is Phase.READY and playing(app).match.round == 0
         assert journal.matches() == []
         clock.advance(1)
         press(app, 1, "accept")  # a real Start enters the match
         frame(app, clock)
-        assert len(journal.matches()) == 1 and app.session.match.phase is Phase.HANDOVER
+        assert len(journal.matches()) == 1 and playing(app).match.phase is Phase.HANDOVER
     finally:
         app.close()
         journal.close()
@@ -201,7 +189,7 @@ def test_the_resume_message_is_shown_even_when_the_machine_has_been_up_for_hours
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
     frame(app, clock)
-    assert app.session.match.clock_running is not None
+    assert playing(app).match.clock_running is not None
     app.close()
     journal.close()
     clock.advance(60)
@@ -210,8 +198,8 @@ def test_the_resume_message_is_shown_even_when_the_machine_has_been_up_for_hours
                 journal=journal, boot_id="boot-2")
     try:
         again.step(wait=False)  # the first frame, five hours after the machine started
-        assert again.ui.screen == Screen.MATCH and again.session is not None and again.session.match.is_over
-        assert any("restarted" in m.text for m in again.session.live_messages(clock.now()))
+        assert again.ui.screen == Screen.MATCH and again.session is not None and playing(again).match.is_over
+        assert any("restarted" in m.text for m in playing(again).live_messages(clock.now()))
         clock.advance(again.config.kiosk.idle_return_seconds + 1)
         again.step(wait=False)
         assert again.ui.screen == Screen.HOME  # and the idle return comes, counted from the start

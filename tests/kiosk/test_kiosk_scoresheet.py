@@ -12,7 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import draw_recorded, open_app, spot_for, tap
+from kiosk_support import draw_recorded, open_app, playing, spot_for, tap
 
 from engine import NS_PER_S, Match, Phase, RoundEnded, Transfer, TransferReason
 from kiosk.app import App
@@ -94,7 +94,7 @@ def app_clock() -> Iterator[tuple[App, FakeClock]]:
 
 def to_round(app: App, clock: FakeClock, stop) -> None:
     tap(app, do.NewMatch())
-    s = app.session
+    s = playing(app)
     assert s is not None
     s.adopt(Match(replace(match_config(app.config.match), balances=(300, 300), bank_ns=(3600 * S, 3600 * S))))
     assert play_until(s, clock, stop, seed=5, limit=6000)
@@ -112,10 +112,10 @@ def test_one_tap_on_the_round_opens_the_sheet_during_the_match_facing_the_player
     fits = draw_recorded(app, clock)
     shown = {f.text for f in fits}
     assert {"Score sheet", "Round", "Result", "Player 1", "Player 2", "In play", "1", "2", "3"} <= shown
-    rows = score_sheet(app.session.match, app.session.events)
+    rows = score_sheet(playing(app).match, playing(app).events)
     assert f"{rows[0].balances[0]} ({rows[0].received(0):+d})" in shown
     assert all(f.fits for f in fits if f.text in shown)
-    assert app.session.match.clock_running is not None  # the clocks keep running under the sheet
+    assert playing(app).match.clock_running is not None  # the clocks keep running under the sheet
     assert spot_for(app, do.Resign(0)) is not None  # and the panels stay in reach
     tap(app, do.CloseScoreSheet())
     assert not app.ui.sheet_open
@@ -125,12 +125,12 @@ def test_one_tap_on_the_round_opens_the_sheet_during_the_match_facing_the_player
 def test_the_sheet_after_the_match_shows_every_round(app_clock) -> None:
     app, clock = app_clock
     to_round(app, clock, lambda m: m.is_over)
-    m = app.session.match
+    m = playing(app).match
     assert m.is_over and m.round >= 2
     tap(app, do.OpenScoreSheet(0))
     assert app.ui.sheet_open
     shown = {f.text for f in draw_recorded(app, clock)}
-    rows = score_sheet(m, app.session.events)
+    rows = score_sheet(m, playing(app).events)
     per_page = app.stage.sheet.per_page(app.stage.sheet.rect)
     count = pages(len(rows), per_page)
     last_page = rows[(count - 1) * per_page:]

@@ -6,15 +6,31 @@ import random
 
 from engine import ALL_TILES, NS_PER_S, Deal, Decline, Match, MatchConfig, Phase, Play, Point, Start, Tile
 from hardware.events import Button
+from hardware.state import PanelState
 from hardware.state import Phase as PanelPhase
 from kiosk.config import MatchSettings
+from kiosk.table.buttons import button_intent, lit, panel_state
+from kiosk.table.dispatch import MATCH
 from kiosk.table.session import GameSession
+from kiosk.table.state import UiState
 
 S = NS_PER_S
 CHAIN = Deal.from_names(
     [["1|4", "4|4", "1|2", "5|5", "1|3", "2|6", "0|6"], ["1|1", "3|4", "1|5", "0|5", "2|3", "6|6", "0|0"]],
     ["0|1", "0|2", "0|3", "0|4", "1|6", "2|2", "2|4", "2|5", "3|3", "3|5", "3|6", "4|5", "4|6", "5|6"],
 )
+
+
+def press(s: GameSession, player: int | None, button: Button, at: int) -> bool:
+    """A physical button on the session alone (no controller, no guards): its intent carried out."""
+    intent = button_intent(s, player, button)
+    handler = MATCH.get(type(intent))
+    return handler is not None and bool(handler(s, UiState(), intent, at))
+
+
+def panel(s: GameSession, now: int) -> PanelState:
+    """What the LEDs and the serial panel show for the session alone."""
+    return panel_state(s, now, (lit(s, 0), lit(s, 1)))
 
 
 def session(handover: bool = False) -> GameSession:
@@ -33,23 +49,23 @@ def started() -> GameSession:
 def test_accept_button_starts_the_match_from_either_player() -> None:
     s = session()
     assert s.screen == "ready"
-    assert s.press(1, Button.ACCEPT, 1 * S)
+    assert press(s, 1, Button.ACCEPT, 1 * S)
     assert s.match.round == 1 and s.screen == "play"
 
 
 def test_raise_bids_the_minimum_and_accept_accepts_in_the_auction() -> None:
     s = GameSession(MatchSettings(handover=False), random.Random(1))
     s.match = Match(MatchConfig(jockey=0))
-    s.press(None, Button.START_CONTINUE, 0)
+    press(s, None, Button.START_CONTINUE, 0)
     assert s.screen == "auction" and s.match.to_act == 1
-    assert s.press(1, Button.RAISE, 1 * S)
+    assert press(s, 1, Button.RAISE, 1 * S)
     assert s.match.auction().bid == 15 and s.match.to_act == 0
-    assert s.press(0, Button.RAISE, 2 * S)
+    assert press(s, 0, Button.RAISE, 2 * S)
     assert s.match.auction().bid == 20
-    assert not s.press(0, Button.ACCEPT, 3 * S)  # out of turn: refused with a message for player 0
+    assert not press(s, 0, Button.ACCEPT, 3 * S)  # out of turn: refused with a message for player 0
     refused = s.live_messages(3 * S)[-1]
     assert refused.player == 0 and refused.kind == "refused" and "other player" in refused.text
-    assert s.press(1, Button.ACCEPT, 4 * S)
+    assert press(s, 1, Button.ACCEPT, 4 * S)
     assert s.screen == "play" and s.match.to_act == 0
     assert s.match.balances == (145, 155)  # the jockey's 20 costs 5
 
@@ -57,21 +73,21 @@ def test_raise_bids_the_minimum_and_accept_accepts_in_the_auction() -> None:
 def test_accept_without_a_bid_explains_what_the_buttons_do() -> None:
     s = GameSession(MatchSettings(handover=False), random.Random(1))
     s.match = Match(MatchConfig(jockey=0))
-    s.press(0, Button.ACCEPT, 0)
-    assert not s.press(1, Button.ACCEPT, 1 * S)
+    press(s, 0, Button.ACCEPT, 0)
+    assert not press(s, 1, Button.ACCEPT, 1 * S)
     assert "RAISE bids 15" in s.live_messages(1 * S)[-1].text
-    assert s.press(1, Button.DECLINE, 2 * S)
+    assert press(s, 1, Button.DECLINE, 2 * S)
     assert s.screen == "play" and s.match.to_act == 0
 
 
 def test_accept_reveals_in_a_hand_over_only_for_the_player_to_act() -> None:
     s = session(handover=True)
-    s.press(0, Button.ACCEPT, 0)
+    press(s, 0, Button.ACCEPT, 0)
     assert s.screen == "handover"
     waiting = s.match.to_act
-    assert not s.press(1 - waiting, Button.ACCEPT, 1 * S)
+    assert not press(s, 1 - waiting, Button.ACCEPT, 1 * S)
     assert s.screen == "handover"
-    assert s.press(waiting, Button.ACCEPT, 2 * S)
+    assert press(s, waiting, Button.ACCEPT, 2 * S)
     assert s.screen == "play" and s.match.clock_running == waiting
 
 
@@ -110,7 +126,7 @@ def test_required_pass_is_made_automatically_and_announced() -> None:
 def test_bid_stepper_stays_within_what_the_player_can_afford() -> None:
     s = GameSession(MatchSettings(handover=False, balances=30), random.Random(1))
     s.match = Match(MatchConfig(balances=(30, 30), jockey=0))
-    s.press(0, Button.ACCEPT, 0)
+    press(s, 0, Button.ACCEPT, 0)
     assert s.bid_draft == 15
     s.step_bid(10)
     assert s.bid_draft == 30  # player 1 (not the jockey) can pay at most 30
@@ -122,11 +138,11 @@ def test_bid_stepper_stays_within_what_the_player_can_afford() -> None:
 
 def test_panel_state_lights_the_meaningful_buttons() -> None:
     s = session()
-    ready = s.panel_state(0)
+    ready = panel(s, 0)
     assert ready.phase is PanelPhase.IDLE
     assert all(ready.player(p).active == {Button.ACCEPT} for p in (0, 1))
-    s.press(0, Button.ACCEPT, 0)
-    playing = s.panel_state(1 * S)
+    press(s, 0, Button.ACCEPT, 0)
+    playing = panel(s, 1 * S)
     assert playing.phase is PanelPhase.PLAY and playing.turn == s.match.to_act
     assert playing.player(0).active == frozenset() and playing.player(0).balance == 150
     assert playing.player(s.match.to_act).clock_ms == 120_000
@@ -134,7 +150,7 @@ def test_panel_state_lights_the_meaningful_buttons() -> None:
 
 def test_time_loss_is_announced_by_tick() -> None:
     s = session()
-    s.press(0, Button.ACCEPT, 0)
+    press(s, 0, Button.ACCEPT, 0)
     loser = s.match.to_act
     s.tick(131 * S)
     assert s.match.phase is Phase.MATCH_OVER and s.match.outcome.winner == 1 - loser

@@ -16,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
+from kiosk_support import playing
 
 from engine import NS_PER_S, EndReason
 from kiosk.app import App
@@ -169,42 +170,37 @@ def make_app(volume: int) -> tuple[App, FakeClock]:
 
 def test_the_app_plays_a_matchs_cues_frame_by_frame_and_closes_the_mixer() -> None:
     app, clock = make_app(60)
-    try:
-        assert app.sound.player.active
-        app.do(do.NewMatch(), clock.now())
+    assert app.sound.player.active
+    app.do(do.NewMatch(), clock.now())
+    app.step(wait=False)
+    assert app.sound.heard == []
+    app.do(do.Start(0), clock.advance(1))
+    app.step(wait=False)
+    session = playing(app)
+    assert session is not None and session.match.to_act is not None
+    assert app.sound.heard == [Cue(CueKind.YOUR_TURN, session.match.to_act)] and pygame.mixer.get_busy()
+    heard: list[Cue] = []
+    for _ in range(40):  # the loop wakes at least every second
+        clock.advance(1)
         app.step(wait=False)
-        assert app.sound.heard == []
-        app.do(do.Start(0), clock.advance(1))
-        app.step(wait=False)
-        session = app.session
-        assert session is not None and session.match.to_act is not None
-        assert app.sound.heard == [Cue(CueKind.YOUR_TURN, session.match.to_act)] and pygame.mixer.get_busy()
-        heard: list[Cue] = []
-        for _ in range(40):  # the loop wakes at least every second
-            clock.advance(1)
-            app.step(wait=False)
-            heard += app.sound.heard
-        outcome = session.match.outcome
-        assert outcome is not None and outcome.reason is EndReason.TIME and outcome.winner is not None
-        loser = 1 - outcome.winner
-        assert heard == [Cue(CueKind.LOW_BANK_20, loser), Cue(CueKind.LOW_BANK_10, loser), Cue(CueKind.FLAG, loser)]
-        app.controller.config = replace(app.config, sound=SoundSettings(0))  # as the owner's Save does
-        app.step(wait=False)
-        assert not app.sound.player.active and app.sound.player.volume == 0
-    finally:
-        app.close()
+        heard += app.sound.heard
+    outcome = session.match.outcome
+    assert outcome is not None and outcome.reason is EndReason.TIME and outcome.winner is not None
+    loser = 1 - outcome.winner
+    assert heard == [Cue(CueKind.LOW_BANK_20, loser), Cue(CueKind.LOW_BANK_10, loser), Cue(CueKind.FLAG, loser)]
+    app.controller.config = replace(app.config, sound=SoundSettings(0))  # as the owner's Save does
+    app.step(wait=False)
+    assert not app.sound.player.active and app.sound.player.volume == 0
+    app.close()
     assert pygame.mixer.get_init() is None
 
 
 def test_at_volume_0_the_app_never_opens_the_mixer() -> None:
     app, clock = make_app(0)
-    try:
-        app.do(do.NewMatch(), clock.now())
-        app.do(do.Start(0), clock.advance(1))
-        app.step(wait=False)
-        assert app.sound.heard and pygame.mixer.get_init() is None
-    finally:
-        app.close()
+    app.do(do.NewMatch(), clock.now())
+    app.do(do.Start(0), clock.advance(1))
+    app.step(wait=False)
+    assert app.sound.heard and pygame.mixer.get_init() is None
 
 
 def test_the_owners_new_volume_applies_at_once_after_save(tmp_path: Path) -> None:
@@ -213,17 +209,14 @@ def test_the_owners_new_volume_applies_at_once_after_save(tmp_path: Path) -> Non
     clock = FakeClock(10 * S)
     app = App(load_config(path).config, clock=clock, size=(800, 480), hardware_backend="mock", simulator=True,
               owner_pin=LoadedPin(OwnerPin.new("4821", iterations=10_000)), config_path=str(path))
-    try:
-        app.step(wait=False)
-        assert app.sound.player.active and app.sound.player.volume == 60
-        for intent in [do.OpenSettings(), do.EditSettings(), *[do.PinDigit(d) for d in "4821"], do.PinOk(),
-                       do.StepSetting("sound.volume", -2), do.SaveSettings()]:
-            app.controller.handle(intent, clock.now())
-        app.step(wait=False)
-        assert load_config(path).config.sound.volume == 40 and app.sound.player.volume == 40
-        assert all(sound.get_volume() == pytest.approx(0.4, abs=0.01) for sound in app.sound.player.sounds.values())
-    finally:
-        app.close()
+    app.step(wait=False)
+    assert app.sound.player.active and app.sound.player.volume == 60
+    for intent in [do.OpenSettings(), do.EditSettings(), *[do.PinDigit(d) for d in "4821"], do.PinOk(),
+                   do.StepSetting("sound.volume", -2), do.SaveSettings()]:
+        app.controller.handle(intent, clock.now())
+    app.step(wait=False)
+    assert load_config(path).config.sound.volume == 40 and app.sound.player.volume == 40
+    assert all(sound.get_volume() == pytest.approx(0.4, abs=0.01) for sound in app.sound.player.sounds.values())
 
 
 def test_a_fault_in_the_cues_leaves_the_kiosk_running_and_silent() -> None:

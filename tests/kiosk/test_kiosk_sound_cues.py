@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from kiosk_support import playing
 
 from engine import NS_PER_S, EndReason, Phase, Play, Reveal, Start, Transfer, TransferReason
 from kiosk.config import KioskConfig, MatchSettings
@@ -189,7 +190,7 @@ def test_a_match_made_and_started_between_two_frames_is_heard_and_going_home_is_
     c.handle(do.NewMatch(), clock.now())
     c.handle(do.Start(1), clock.advance(1))
     assert c.session is not None
-    assert watcher.observe(c.session, clock.now()) == [Cue(YOUR_TURN, c.session.match.to_act)]
+    assert watcher.observe(c.session, clock.now()) == [Cue(YOUR_TURN, playing(c).match.to_act)]
     c.handle(do.GoHome(), clock.advance(1))
     assert watcher.observe(c.session, clock.now()) == []
 
@@ -200,7 +201,7 @@ def test_a_resumed_match_replays_nothing_and_is_heard_from_where_it_stands(journ
     c = Controller(config, clock, rng=random.Random(3), journal=journal, boot_id="boot-1")
     c.handle(do.NewMatch(), clock.now())
     c.handle(do.Start(0), clock.advance(1))
-    s = c.session
+    s = playing(c)
     assert s is not None
     while not scores_in(s.events) and s.match.round == 1:  # play on to the first score
         play_one(s, rng, clock.advance(1))

@@ -46,41 +46,35 @@ def test_the_repeat_schedule() -> None:
 
 def test_holding_minus_takes_the_delay_from_60_to_10_seconds_in_a_few_seconds() -> None:
     app, clock = open_editor()
-    try:
-        spot = spot_for(app, do.StepSetting("match.delay_seconds", -1))
-        assert spot is not None
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    spot = spot_for(app, do.StepSetting("match.delay_seconds", -1))
+    assert spot is not None
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
+    assert app.ui.owner.editing["match.delay_seconds"] == 59  # the press steps at once
+    end = clock.now() + 4 * S
+    while clock.now() < end:  # the loop wakes when the next repeat is due
+        clock.t = min(end, app.controller.next_due_ns(clock.now()))
         app.step(wait=False)
-        assert app.ui.owner.editing["match.delay_seconds"] == 59  # the press steps at once
-        end = clock.now() + 4 * S
-        while clock.now() < end:  # the loop wakes when the next repeat is due
-            clock.t = min(end, app.controller.next_due_ns(clock.now()))
-            app.step(wait=False)
-        held = app.ui.owner.editing["match.delay_seconds"]
-        assert held <= 10  # 1 + 8 a second, then 20 a second
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
-        app.step(wait=False)
-        clock.advance(3)
-        app.step(wait=False)
-        assert app.ui.owner.editing["match.delay_seconds"] == held  # lifted: no more steps
-    finally:
-        app.close()
+    held = app.ui.owner.editing["match.delay_seconds"]
+    assert held <= 10  # 1 + 8 a second, then 20 a second
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
+    clock.advance(3)
+    app.step(wait=False)
+    assert app.ui.owner.editing["match.delay_seconds"] == held  # lifted: no more steps
 
 
 def test_a_tap_steps_once_and_closing_the_editor_stops_a_held_stepper() -> None:
     app, clock = open_editor()
-    try:
-        tap(app, do.StepSetting("match.delay_seconds", -1))
-        clock.advance(2)
-        app.step(wait=False)
-        assert app.ui.owner.editing["match.delay_seconds"] == 59
-        spot = spot_for(app, do.StepSetting("match.delay_seconds", +1))
-        assert spot is not None
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
-        app.step(wait=False)
-        app.controller.handle(do.CancelSettings(), clock.now())  # the editor closes under the finger
-        clock.advance(3)
-        app.step(wait=False)
-        assert app.ui.owner.editing is None and app.controller.steppers.next_due_ns() is None
-    finally:
-        app.close()
+    tap(app, do.StepSetting("match.delay_seconds", -1))
+    clock.advance(2)
+    app.step(wait=False)
+    assert app.ui.owner.editing["match.delay_seconds"] == 59
+    spot = spot_for(app, do.StepSetting("match.delay_seconds", +1))
+    assert spot is not None
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
+    app.controller.handle(do.CancelSettings(), clock.now())  # the editor closes under the finger
+    clock.advance(3)
+    app.step(wait=False)
+    assert app.ui.owner.editing is None and app.controller.steppers.next_due_ns() is None

@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from journal_support import damage_table_page, database_full
-from kiosk_support import tap
+from kiosk_support import playing, tap
 
 from engine import NS_PER_S, Draw, Phase, Play
 from kiosk.app import App
@@ -37,7 +37,7 @@ def make_app(tmp_path: Path) -> tuple[App, FakeClock, JournalKeeper]:
 
 def turn(app: App, clock: FakeClock) -> None:
     """The player to act plays the first legal tile by tapping, or draws."""
-    m = app.session.match
+    m = playing(app).match
     clock.advance(1)
     if m.phase is Phase.READY:  # between rounds: Continue
         tap(app, do.Start(0))
@@ -48,7 +48,7 @@ def turn(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(play.player, play.tile))
-    if app.session.selected == play.tile and play.at is not None:  # picked up: now its place
+    if playing(app).selected == play.tile and play.at is not None:  # picked up: now its place
         tap(app, do.TapPoint(play.at))
 
 
@@ -74,7 +74,7 @@ def test_a_full_disk_mid_match_keeps_the_match_going_with_a_banner_and_saves_it_
                 turn(app, clock)
                 app.step(wait=False)
             assert app.ui.saving is not None and not keeper.state.saving  # the match went on unsaved
-            assert app.session.match.phase in (Phase.PLAY, Phase.READY)
+            assert playing(app).match.phase in (Phase.PLAY, Phase.READY)
             assert str(app.ui.saving).startswith("Results are not being saved:")
             drawn = [scene.__class__.__name__ for scene in app.stage.stack()]
             assert "SavingBanner" in drawn  # over the board, for both players
@@ -85,7 +85,7 @@ def test_a_full_disk_mid_match_keeps_the_match_going_with_a_banner_and_saves_it_
         assert app.ui.saving is None and keeper.state.saving
         assert "SavingBanner" not in [scene.__class__.__name__ for scene in app.stage.stack()]
         assert len(journal.commands(record.id)) > saved  # the match so far, written
-        assert any("saved again" in m.text for m in app.session.messages)
+        assert any("saved again" in m.text for m in playing(app).messages)
     finally:
         app.close()
         keeper.close()
@@ -130,7 +130,7 @@ def test_a_journal_that_cannot_be_opened_at_start_up_is_a_banner_not_a_crash(tmp
         tap(app, do.NewMatch())
         tap(app, do.Start(0))
         app.step(wait=False)
-        assert app.session.match.round == 1  # the match is played in memory
+        assert playing(app).match.round == 1  # the match is played in memory
     finally:
         app.close()
         keeper.close()

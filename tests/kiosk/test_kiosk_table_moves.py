@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+from kiosk_support import playing
+
 from engine import (
     ALL_TILES,
     NS_PER_S,
@@ -170,7 +172,7 @@ def controller(journal: Journal | None = None, **match: object) -> tuple[Control
 
 def act(c: Controller, clock: FakeClock) -> None:
     """The player to act makes their first legal move by the controller's intents (a tap each)."""
-    s = c.session
+    s = playing(c)
     assert s is not None
     m = s.match
     clock.advance(0.5)
@@ -203,7 +205,7 @@ def test_through_the_controller_a_forced_pass_is_journalled_with_its_reveals_at_
         passes = 0
         for _ in range(3000):  # real matches, dealt by the seeded kiosk, until a forced pass happens
             act(c, clock)
-            s = c.session
+            s = playing(c)
             assert s is not None
             passes = sum("cannot play and passes" in x.text for x in s.messages)
             if passes or s.match.is_over:
@@ -216,7 +218,7 @@ def test_through_the_controller_a_forced_pass_is_journalled_with_its_reveals_at_
         assert steps[at - 1] == {"t": steps[at]["t"], "player": passer, "do": "reveal"}
         assert steps[at - 2]["do"] == "play" and steps[at - 2]["t"] == steps[at]["t"]
         assert steps[at + 1]["do"] in ("reveal", "pass") and steps[at + 1]["t"] == steps[at]["t"]
-        assert c.session.match.phase is not Phase.HANDOVER or c.session.match.to_act != passer
+        assert playing(c).match.phase is not Phase.HANDOVER or playing(c).match.to_act != passer
     finally:
         journal.close()
 
@@ -224,7 +226,7 @@ def test_through_the_controller_a_forced_pass_is_journalled_with_its_reveals_at_
 def test_quick_bids_plus_25_and_all_i_can_afford() -> None:
     c, clock = controller(handover=False, balances=60)
     c.new_match()
-    s = c.session
+    s = playing(c)
     assert s is not None
     s.match = Match(MatchConfig(balances=(60, 60), jockey=0))
     c.handle(do.Start(0), clock.now())
@@ -256,7 +258,7 @@ def test_quick_bids_plus_25_and_all_i_can_afford() -> None:
 def test_the_delay_display_is_explained_once_when_the_first_clock_runs() -> None:
     c, clock = controller(handover=True)
     c.new_match()
-    s = c.session
+    s = playing(c)
     assert s is not None
 
     def explained() -> list[object]:

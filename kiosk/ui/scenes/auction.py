@@ -78,15 +78,13 @@ class Auction(TableScene):
         player = m.to_act
         assert auction is not None and player is not None
         context = self.context
-        computer = context.controller.computer
-        if computer is not None and computer.seat == player:  # nobody reads the computer's card: the person's
+        if not context.seat(player).person:  # nobody reads the computer's card: the person's
             return  # half says that it is thinking
         t = context.t_for(player)
         draft = session.shown_bid()  # what RAISE bids too
         lines = auction_lines(t, auction, player, draft, m.balances[player], self.context.controller.player_name)
         top = max(auction.max_bid[player], auction.min_bid)
-        computer = context.controller.computer
-        theirs = computer is not None and computer.seat == player  # the computer's card takes no tap
+        theirs = not context.seat(player).person  # the computer's card takes no tap
         can_bid = auction.max_bid[player] >= auction.min_bid and not theirs
         safe = session.safe_top()
         first: tuple[str, Intent, bool] = (t._("Decline"), Decline(player), False) if auction.bid is None else \

@@ -17,6 +17,7 @@ import pygame
 from kiosk.i18n import Translator, translator
 from kiosk.table.controller import Controller
 from kiosk.table.intents import Intent
+from kiosk.table.players import Seat
 from kiosk.table.session import GameSession
 from kiosk.table.state import Screen, UiState
 from kiosk.ui import layout, theme
@@ -74,6 +75,10 @@ class Context:
             self._names[key] = NamedSeat(t, computer.seat, computer.level)
         return self._names[key]
 
+    def seat(self, number: int) -> Seat:
+        """Who sits in seat ``number``: a person or the computer, their name and language."""
+        return self.controller.seat(number)
+
     def facing(self, player: int | None) -> bool:
         """Whether what is meant for ``player`` is drawn turned (player 2 in table mode)."""
         return player is not None and self.regions.turned[player]
@@ -83,19 +88,16 @@ class Scene:
     """One screen or overlay of the stack (``kiosk.ui.stage``)."""
 
     offers: ClassVar[tuple[type[Intent], ...]] = ()
-    """The intents this scene's hotspots carry: taken by ``handle`` and handed to the controller."""
+    """The intents this scene's hotspots carry: taken by ``takes`` and handed to the controller by the stage."""
     opaque: ClassVar[bool] = False
     """It covers the whole screen: nothing beneath it is drawn or tapped."""
 
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    def handle(self, intent: Intent, now: int) -> bool:
-        """Take ``intent`` if it is one of this scene's (then the controller carries it out)."""
-        if not isinstance(intent, self.offers):
-            return False
-        self.context.controller.handle(intent, now)
-        return True
+    def takes(self, intent: Intent) -> bool:
+        """Whether ``intent`` is one of this scene's (then the controller carries it out)."""
+        return isinstance(intent, self.offers)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         """Paint the scene onto ``surface``; returns its hotspots (topmost last)."""

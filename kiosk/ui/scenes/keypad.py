@@ -124,7 +124,7 @@ def beside_half(context: Context) -> pygame.Rect | None:
     not to act; Player 1's, the owner's corner's, when nobody is), beside the sidebar and clear of the
     owner's corner; None: the whole screen."""
     controller = context.controller
-    if not controller.owner.match_in_progress() or controller.session is None:
+    if not controller.match_in_progress() or controller.session is None:
         return None
     w, h = context.size
     x = context.regions.sidebar.right  # beside the sidebar: its round, end count and Rules face both players

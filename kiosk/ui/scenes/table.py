@@ -125,13 +125,10 @@ class TableScene(Scene):
     def clocks(self) -> list[ClockSpot]:
         return self._clocks
 
-    def handle(self, intent: Intent, now: int) -> bool:
+    def takes(self, intent: Intent) -> bool:
         """The phase's own intents, the score sheet, and in a practice match the person's Hint (auction and play)."""
-        if (isinstance(intent, Hint) and self.context.controller.computer is not None) or \
-                isinstance(intent, OpenScoreSheet):  # the sidebar's score sheet, in every phase
-            self.context.controller.handle(intent, now)
-            return True
-        return super().handle(intent, now)
+        return (isinstance(intent, Hint) and self.context.controller.computer is not None) or \
+            isinstance(intent, OpenScoreSheet) or super().takes(intent)  # the sidebar's score sheet, in every phase
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         context = self.context

@@ -23,15 +23,6 @@ def project_modules() -> dict[str, Path]:
     return {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
 
 
-KNOWN_KIOSK_CYCLES = (
-    # Allowed only until the kiosk's architecture work (issue 21, the input helper's branch) is merged:
-    # it removes both cycles, and the lead deletes this allowance then. Each entry is one import
-    # (importer, imported) that closes a cycle; every other cycle fails the test.
-    ("kiosk.table.owner_screens", "kiosk.table.controller"),
-    ("kiosk.table.due", "kiosk.table.controller"),
-)
-
-
 def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     """Every import statement, at any depth: inside functions and ``if TYPE_CHECKING:`` blocks too
     (an import made only for the type checker still ties the two modules together)."""
@@ -98,9 +89,6 @@ def test_the_cycle_finder_finds_a_cycle_through_an_import_inside_a_function_or_f
 
 def test_no_import_cycle_between_the_projects_modules() -> None:
     graph = import_graph()
-    for importer, imported in KNOWN_KIOSK_CYCLES:
-        assert imported in graph[importer], f"{importer} no longer imports {imported}: drop it from KNOWN_KIOSK_CYCLES"
-        graph[importer].discard(imported)
     assert find_cycle(graph) is None
 
 

@@ -4,7 +4,7 @@ same sampled worlds, the chosen action's loss against the best with a paired 95 
 A *world* fills the hidden tiles in from the seat's ``PlayerView`` alone (``engine.bots.determinize``:
 tile counting from the view's public history, never the real match). Every action is applied to a
 copy of the same world and the round is played to its end by the level-2 rollout
-(``Match.play_out_round``) with the same tie-break numbers for every action (common random
+(``engine.rollout.play_out_round``) with the same tie-break numbers for every action (common random
 numbers). An action's value in a world is the seat's change of balance up to the round's end.
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 from ..actions import Accept, Action, Bid, Decline
 from ..bots import Knowledge, determinize
 from ..match import Phase
+from ..rollout import play_out_round
 from ..scenario import action_step
 from ..view import PlayerView
 
@@ -96,7 +97,7 @@ def world_values(view: PlayerView, options: tuple[Action, ...], samples: int, rn
         for row, action in zip(values, options, strict=True):
             m = world.clone()
             m.apply(action, 0)
-            m.play_out_round(random.Random(seed).random)
+            play_out_round(m, random.Random(seed).random)
             row.append(float(m.balances[seat] - before))
     return values
 

@@ -21,6 +21,7 @@ from ..bots import Knowledge
 from ..bots.knowledge import Group, determinize
 from ..deal import Deal, shuffle_deal
 from ..match import Match, MatchConfig
+from ..rollout import play_out_round
 from ..tiles import ALL_TILES, TILE_INDEX
 from ..view import PlayerView
 
@@ -30,7 +31,7 @@ _ALL = frozenset(range(len(ALL_TILES)))
 def _round_value(m: Match, seat: int, seed: int) -> float:
     """The seat's points from ``m`` to the end of its round under the level-2 rollout."""
     before = m.balances[seat]
-    m.play_out_round(random.Random(seed).random)
+    play_out_round(m, random.Random(seed).random)
     return float(m.balances[seat] - before)
 
 

@@ -20,21 +20,27 @@ from pathlib import Path
 from typing import TypeVar
 
 from engine import NS_PER_S
+from hardware.backoff import Backoff
 from kiosk.club.client import HubClient, hub_url, read_token
 from kiosk.club.errors import ClubSyncError, SyncSetupError
 from kiosk.club.roster import download_roster
 from kiosk.club.sync import Summary, SyncRound
 from kiosk.store.database import Database
 from kiosk.store.errors import KioskStoreError
-from kiosk.store.keeper import Backoff, JournalKeeper
+from kiosk.store.keeper import JournalKeeper
 
 R = TypeVar("R")
+
+
+def delay_ns(backoff: Backoff, failures: int) -> int:
+    """``backoff``'s wait after ``failures`` failed rounds in a row, in nanoseconds."""
+    return round(backoff.delay(failures) * NS_PER_S)
 
 INTERVAL_NS = 30 * NS_PER_S
 """A round this often while the hub answers (a finished match is at the hub within about this long)."""
 ROSTER_EVERY_NS = 300 * NS_PER_S
 """The roster is downloaded at least this often (and after every round that uploaded something)."""
-HUB_BACKOFF = Backoff(5 * NS_PER_S, 300 * NS_PER_S)
+HUB_BACKOFF = Backoff(5.0, 2.0, 300.0)
 """The wait after failed rounds: 5 s, doubling, at most 5 minutes."""
 WRITE_TIMEOUT_S = 60.0
 """How long a bookkeeping write may wait for the store's writer (a card stuck longer: the round stops)."""
@@ -180,15 +186,15 @@ class SyncWorker:
                 self._roster_due_ns = now_ns + self.roster_every_ns
         except (ClubSyncError, KioskStoreError) as exc:
             failures = self.state.failures + 1
-            self._due_ns = now_ns + self.backoff.delay_ns(failures)
+            self._due_ns = now_ns + delay_ns(self.backoff, failures)
             why = exc.message if isinstance(exc, ClubSyncError) else str(exc.why)
             if failures in (1, 2, 4, 8) or failures % 16 == 0:
                 self._say(f"club sync: {why} (attempt {failures}; next in "
-                          f"{self.backoff.delay_ns(failures) / NS_PER_S:.0f} s)")
+                          f"{delay_ns(self.backoff, failures) / NS_PER_S:.0f} s)")
             return SyncState(self.state.rounds + 1, failures, why, self._due_ns, round_.summary)
         except Exception as exc:  # a bug in a round must not end the thread
             failures = self.state.failures + 1
-            self._due_ns = now_ns + self.backoff.delay_ns(failures)
+            self._due_ns = now_ns + delay_ns(self.backoff, failures)
             self._say(f"club sync: internal error {type(exc).__name__}: {exc}")
             return SyncState(self.state.rounds + 1, failures, f"internal error: {type(exc).__name__}", self._due_ns,
                              round_.summary)

@@ -51,9 +51,9 @@ def test_everyone_meets_everyone_once(count: int) -> None:
         placed = r.players()
         assert sorted(placed) == sorted(players), "each round places everyone exactly once"
         assert [p.table for p in r.pairings] == list(range(1, count // 2 + 1))
-        for p in r.pairings:
-            met[frozenset(p.seats)] += 1
-            seat0[p.seats[0]] += 1
+        for pairing in r.pairings:
+            met[frozenset(pairing.seats)] += 1
+            seat0[pairing.seats[0]] += 1
         if r.bye is not None:
             byes[r.bye] += 1
     assert len(met) == count * (count - 1) // 2 and set(met.values()) == {1}

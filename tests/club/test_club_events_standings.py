@@ -112,7 +112,7 @@ def test_tiebreaks_are_published_before_round_one() -> None:
         {"format": Format.SWISS, "rounds": 3, "bye_points": 2},
     ):
         with pytest.raises(BadSettings):
-            EventRules(**bad)  # type: ignore[arg-type]
+            EventRules(**bad)
 
 
 def test_the_json_shape_of_the_standings() -> None:

@@ -33,7 +33,7 @@ SIZES = {"wide": (1920, 1080), "phone": (390, 844)}
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
 except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
+    sync_playwright = None  # type: ignore[assignment]
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ def test_late_uploads_leave_the_ratings_stale_until_one_recompute_settles_them(h
 
 def test_a_hub_starting_on_stale_ratings_settles_them_before_it_serves(dsn: str, journals) -> None:
     with TestClient(create_app(dsn, pool_size=2)) as client:
-        pool = client.app.state.pool
+        pool = client.app.state.pool  # type: ignore[attr-defined]
         with pool.connection() as conn:
             kiosk = add_kiosk(conn, "table-1")[0]
         body = json.dumps(copy.deepcopy(journals["table-1"])).encode()

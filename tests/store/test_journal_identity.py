@@ -50,7 +50,7 @@ def test_a_version_4_journal_gets_uuids_for_its_existing_rows(tmp_path: Path) ->
     for step in (V1, V2, V3):
         for statement in step:
             conn.execute(statement)
-    V4(conn)
+    V4(conn)  # type: ignore[operator]  # V4 is a function migration, V1-V3 are statement lists
     conn.execute("PRAGMA user_version = 4")
     for name in ("Ann", "Bo"):
         conn.execute("INSERT INTO players (name, created_wall, rating, rd, volatility) VALUES (?, 1, 1500, 350, 0.06)",

@@ -163,6 +163,12 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
 
         sync = start_sync(plan.config.club.url, plan.config.club.token_file, keeper, clock.now,
                           lambda line: print(line, file=sys.stderr, flush=True))
+    live = None
+    if plan.config.club.url and not plan.safe_mode:  # the club page's live table (docs/club-page.md)
+        from kiosk.club.live_feed import start_live
+
+        live = start_live(plan.config.club.url, plan.config.club.token_file,
+                          lambda line: print(line, file=sys.stderr, flush=True))
     owner_pin = load_pin(plan.config.kiosk.owner_pin_file)  # never raises: no PIN locks the owner screens
     if not plan.safe_mode:  # the keypad's lock after wrong PINs outlives this start
         owner_pin = replace(owner_pin, lock_file=state_dir(args.simulator) / LOCK_FILE)
@@ -175,10 +181,13 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
 
         app = App(plan.config, warnings=plan.warnings, simulator=args.simulator, size=args.size, clock=clock,
                   notifier=notifier, boot_id=boot_id(), keeper=keeper, owner_pin=owner_pin,
-                  config_path=None if plan.safe_mode else args.config)  # safe mode read no file: saves none
+                  config_path=None if plan.safe_mode else args.config,
+                  live=None if live is None else live[1])  # safe mode read no file: saves none
         stop.attach(app)  # systemd's stop: leave cleanly (one during the start leaves at once)
         return app.run()
     finally:
+        if live is not None:
+            live[0].close()
         if sync is not None:
             sync.stop()
         if keeper is not None:

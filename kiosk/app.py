@@ -14,7 +14,7 @@ import os
 import random
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -41,6 +41,12 @@ TAP_NEAR_SHARE = 12
 """Two taps closer than the screen's height / this (40 px at 480) are on the same spot (the repeat rule)."""
 
 
+class LiveObserver(Protocol):
+    """Told of the table once a frame, after the inputs (``kiosk.club.live_feed.LiveFeed``; never raises)."""
+
+    def observe(self, table: Controller, now_ns: int) -> bool: ...
+
+
 class App:
     """The kiosk application: a display, the hardware ports, a controller and its scenes."""
 
@@ -60,9 +66,12 @@ class App:
         keeper: JournalKeeper | None = None,
         owner_pin: LoadedPin | None = None,
         config_path: str | None = None,
+        live: LiveObserver | None = None,
     ) -> None:
         self.config = config
         self.simulator = simulator
+        self.live = live
+        """The club page's live feed (``kiosk.club.live_feed``): told of the table once a frame (None: no club)."""
         self.clock = clock or MonotonicClock()
         self.notifier = notifier or Notifier.from_environment()
         self.pinger = WatchdogPinger(self.notifier, clock=lambda: self.clock.now() / NS_PER_S)
@@ -167,6 +176,8 @@ class App:
         self.take_inputs(events, now)
         now = self.clock.now()
         controller.update(now)
+        if self.live is not None:  # after inputs and the computer's moves: a projection per accepted command
+            self.live.observe(controller, now)
         self.sound.update(controller.session, now, controller.config.sound.volume)
         controller.set_panel(self._panel_state())
         self.draw(now)

@@ -2,8 +2,8 @@
 
 Every write is a POST with the session cookie and the session's CSRF token in the form; the login
 form itself carries a CSRF token bound to a cookie (double submit). Forms are read as
-``application/x-www-form-urlencoded`` with a small size limit. Renames and merges of players are
-another part of the hub (database functions); their screen goes where ``director.html`` says.
+``application/x-www-form-urlencoded`` with a small size limit. Renames and merges of players:
+``club.web.director_players``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from club import queries
+from club import players, queries
 from club.errors import ClubError, SetupError
 from club.tokens import add_kiosk
 from club.web import auth, data
@@ -117,7 +117,9 @@ def director_router() -> APIRouter:
         with pool(request).connection() as conn:
             conflicts = queries.conflicts(conn)
             rejected = data.rejected(conn)
-        return page(request, "director/overview.html", csrf=csrf, conflicts=conflicts, rejected=rejected)
+            duplicates = len(players.duplicates(conn))
+        return page(request, "director/overview.html", csrf=csrf, conflicts=conflicts, rejected=rejected,
+                    duplicates=duplicates)
 
     @router.get("/kiosks")
     def kiosks(request: Request) -> Response:

@@ -33,7 +33,7 @@ import pygame
 from engine import Accept, Bid, Decline, Draw, Phase, Play, PlayerView, Reveal, Start, bots
 from hardware.config import HardwareConfig, SerialConfig
 from hardware.ptyboard import PtyBoard
-from kiosk.app import App
+from kiosk.app import App, LiveObserver
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.audit import replays_as_recorded
 from kiosk.store.journal import Journal
@@ -297,10 +297,11 @@ def check_journal(journal: Journal, report: SoakReport) -> None:
 
 
 def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True,
-         journal_path: Path | None = None, named: int = 0) -> SoakReport:
+         journal_path: Path | None = None, named: int = 0, live: LiveObserver | None = None) -> SoakReport:
     """Play for ``minutes`` of real time; returns the figures. ``journal_path``: where the journal is
     written (kept; default: the work folder's, removed with it); ``named``: matches between that many
-    named players (at least 2), seated through the pickers."""
+    named players (at least 2), seated through the pickers; ``live``: the club page's live feed the app
+    tells after every frame (``--hub``)."""
     report = SoakReport()
     tmp = tempfile.TemporaryDirectory(prefix="soak-") if workdir is None else None
     folder = Path(tmp.name) if tmp is not None else Path(workdir or ".")
@@ -311,7 +312,7 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
                      match=replace(MatchSettings(), balances=SOAK_BALANCES))
     journal = Journal.open(journal_path if journal_path is not None else folder / "journal.sqlite3")
     app = App(config, clock=MonotonicClock(), size=(800, 480), hardware_backend="mock", journal=journal,
-              boot_id="soak", rng=random.Random(seed))
+              boot_id="soak", rng=random.Random(seed), live=live)
     player = Player(app, board, random.Random(seed), report)
     player.named = named_players(journal, named) if named else []
     warm_up(app)
@@ -360,10 +361,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--journal", type=Path, help="write the journal to this file (kept after the run)")
     parser.add_argument("--named", type=int, default=0, metavar="N",
                         help="rated matches between N named players (2 or more), seated through the pickers")
+    parser.add_argument("--hub", metavar="URL", help="send the club hub at URL the live table as the kiosk does "
+                                                     "(with --token-file; upload the journal afterwards with "
+                                                     "python -m kiosk.club sync)")
+    parser.add_argument("--token-file", metavar="FILE", help="the kiosk token for --hub")
     args = parser.parse_args(argv)
     if args.named and args.named < 2:
         parser.error("--named needs at least 2 players")
-    report = soak(args.minutes, seed=args.seed, journal_path=args.journal, named=args.named)
+    if bool(args.hub) != bool(args.token_file):
+        parser.error("--hub and --token-file go together")
+    live = None
+    if args.hub:
+        from kiosk.club.live_feed import start_live
+
+        live = start_live(args.hub, args.token_file, lambda line: print(line, file=sys.stderr))
+        if live is None:
+            return 2
+    try:
+        report = soak(args.minutes, seed=args.seed, journal_path=args.journal, named=args.named,
+                      live=None if live is None else live[1])
+    finally:
+        if live is not None:
+            live[0].close()
+            stats = live[0].stats
+            print(f"live table: {live[1].offered} projections offered, {stats.sent} sent, {stats.dropped} "
+                  f"replaced before sending, {stats.refused} refused, {stats.failures} failed tries")
     for line in report.lines():
         print(line)
     for text in report.exceptions[:3]:

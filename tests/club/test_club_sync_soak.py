@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,18 @@ def test_a_named_soak_journal_is_rated_matches_that_the_hub_verifies(dsn: str, t
         rated = hub.rows("SELECT count(*) FROM matches WHERE status = 'verified' AND rated")[0][0]
         assert rated == len(rows)
         assert {r[0] for r in hub.rows("SELECT games FROM players")} != {0}
+
+
+@pytest.mark.slow
+def test_a_soak_with_hub_shows_its_table_live_at_the_hub(dsn: str, tmp_path: Path, capsys) -> None:
+    """``soak --hub URL --token-file F``: the app's live feed sends the hub its table as a kiosk does."""
+    with live_hub(dsn) as hub:
+        token = hub.kiosk("soak-table", tmp_path)
+        assert soak_main(["--minutes", "0.4", "--seed", "7", "--hub", hub.url, "--token-file", str(token)]) == 0
+        out = capsys.readouterr().out
+        line = next(x for x in out.splitlines() if x.startswith("live table:"))
+        offered, sent = int(line.split()[2]), int(line.split()[5])
+        assert offered >= 20 and sent >= 1, line
+        with urllib.request.urlopen(f"{hub.url}/api/v1/live", timeout=10) as answer:
+            text = answer.read().decode()
+        assert "soak-table" in text

@@ -73,9 +73,6 @@ def test_live_frames_of_random_play_cover_no_tile_lit_point_or_text(orientation:
     assert tiles >= 200 and lit >= 10, (tiles, lit)
 
 
-@pytest.mark.xfail(strict=True, reason="a message bar that finds no clear strip at its half's edge stays where it "
-                   "was (kiosk/ui/scenes/table.py, clear_of): seed 314, table orientation, a board grown to the "
-                   "top edge of the area")
 def test_message_bars_keep_clear_of_the_board_in_live_frames() -> None:
     bars, _, _, _ = live_problems("table")
     assert bars == []

@@ -56,16 +56,16 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in fields.items()}
 
 
-def _session(request: Request) -> str | None:
+def director_session(request: Request) -> str | None:
     """The session's CSRF token when the request carries a live director's session."""
     token = request.cookies.get(SESSION_COOKIE)
     with pool(request).connection() as conn:
         return auth.session_csrf(conn, token, _now(request))
 
 
-async def _checked_form(request: Request) -> dict[str, str]:
+async def checked_form(request: Request) -> dict[str, str]:
     """The form of a director's write: Forbidden without a live session and its CSRF token."""
-    csrf = await run_in_threadpool(_session, request)
+    csrf = await run_in_threadpool(director_session, request)
     if csrf is None:
         raise Forbidden("this needs the director's session: log in first")
     form = await _form(request)
@@ -80,7 +80,7 @@ def director_router() -> APIRouter:
 
     @router.get("/login")
     def login_form(request: Request) -> Response:
-        if _session(request) is not None:
+        if director_session(request) is not None:
             return RedirectResponse("/director", status_code=303)
         return _login_page(request, None)
 
@@ -102,7 +102,7 @@ def director_router() -> APIRouter:
 
     @router.post("/logout")
     async def logout(request: Request) -> Response:
-        await _checked_form(request)
+        await checked_form(request)
         token = request.cookies.get(SESSION_COOKIE, "")
         await run_in_threadpool(_log_out, request, token)
         response = RedirectResponse("/", status_code=303)
@@ -111,7 +111,7 @@ def director_router() -> APIRouter:
 
     @router.get("")
     def overview(request: Request) -> Response:
-        csrf = _session(request)
+        csrf = director_session(request)
         if csrf is None:
             return RedirectResponse("/director/login", status_code=303)
         with pool(request).connection() as conn:
@@ -123,14 +123,14 @@ def director_router() -> APIRouter:
 
     @router.get("/kiosks")
     def kiosks(request: Request) -> Response:
-        csrf = _session(request)
+        csrf = director_session(request)
         if csrf is None:
             return RedirectResponse("/director/login", status_code=303)
         return _kiosks_page(request, csrf)
 
     @router.post("/kiosks")
     async def add(request: Request) -> Response:
-        form = await _checked_form(request)
+        form = await checked_form(request)
         csrf = form["csrf"]
         try:
             kiosk, token = await run_in_threadpool(_add_kiosk, request, form.get("name", ""))
@@ -140,7 +140,7 @@ def director_router() -> APIRouter:
 
     @router.post("/kiosks/{key}/revoke")
     async def revoke(request: Request, key: str) -> Response:
-        await _checked_form(request)
+        await checked_form(request)
         try:
             kiosk_id = uuid.UUID(key)
         except ValueError:

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from club import players
 from club.errors import BadRequest, Conflict, NotFound
-from club.web.director import _checked_form, _session
+from club.web.director import checked_form, director_session
 from club.web.pages import pool
 from club.web.render import page
 
@@ -29,26 +29,26 @@ def players_router() -> APIRouter:
 
     @router.get("")
     def screen(request: Request) -> Response:
-        csrf = _session(request)
+        csrf = director_session(request)
         if csrf is None:
             return RedirectResponse("/director/login", status_code=303)
         return _page(request, csrf)
 
     @router.post("/{key}/rename")
     async def rename(request: Request, key: str) -> Response:
-        form = await _checked_form(request)
+        form = await checked_form(request)
         return await _apply(request, form, players.rename, key, form.get("name", ""),
                             director=DIRECTOR, why=form.get("why", ""))
 
     @router.post("/{key}/merge")
     async def merge(request: Request, key: str) -> Response:
-        form = await _checked_form(request)
+        form = await checked_form(request)
         return await _apply(request, form, players.merge, key, form.get("into", ""),
                             director=DIRECTOR, why=form.get("why", ""))
 
     @router.post("/{key}/unmerge")
     async def unmerge(request: Request, key: str) -> Response:
-        form = await _checked_form(request)
+        form = await checked_form(request)
         return await _apply(request, form, players.unmerge, key, director=DIRECTOR, why=form.get("why", ""))
 
     return router

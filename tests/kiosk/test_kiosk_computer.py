@@ -160,9 +160,8 @@ def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_
         journal.close()
 
 
-def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
-    app, clock = make_app()
-    start_practice(app, clock, 2)
+def computers_play_turn_began(app: App, clock: FakeClock) -> int:
+    """Play on (the person's turns, the computer's auction) until the computer must play a tile; when that began."""
     s = playing(app)
     while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
         if s.match.to_act == 1:
@@ -171,6 +170,14 @@ def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
             person_turn(app, clock)
     began = s.match.decision_started_ns()
     assert began is not None
+    return began
+
+
+def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
+    app, clock = make_app()
+    start_practice(app, clock, 2)
+    s = playing(app)
+    began = computers_play_turn_began(app, clock)
     moves = app.controller.computer.moves
     while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
         frame(app, clock, 0.1)
@@ -494,13 +501,7 @@ def test_the_configured_pause_holds_every_level_s_move() -> None:
     app, clock = make_app(config=replace(KioskConfig(), computer=ComputerSettings(think_seconds=2.5)))
     start_practice(app, clock, 2)
     s = playing(app)
-    while s.match.to_act != 1 or s.match.phase is not Phase.PLAY:
-        if s.match.to_act == 1:
-            frame(app, clock, 0.25)
-        else:
-            person_turn(app, clock)
-    began = s.match.decision_started_ns()
-    assert began is not None
+    began = computers_play_turn_began(app, clock)
     moves = app.controller.computer.moves
     while clock.now() + 100_000_000 < began + 5 * S // 2:
         frame(app, clock, 0.1)

@@ -157,12 +157,15 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
             print(f"journal: {keeper.state.problem}", file=sys.stderr)
         for warning in keeper.journal.warnings if keeper.journal is not None else ():  # also on the screen
             print(f"journal: {warning}", file=sys.stderr)
-    sync = None
+    sync = events = None
     if keeper is not None and plan.config.club.url:  # the club sync on its own thread (docs/club.md)
+        from kiosk.club.assignment import start_events
         from kiosk.club.worker import start_sync
 
         sync = start_sync(plan.config.club.url, plan.config.club.token_file, keeper, clock.now,
                           lambda line: print(line, file=sys.stderr, flush=True))
+        events = start_events(plan.config.club.url, plan.config.club.token_file, keeper, clock.now,  # club nights
+                              lambda line: print(line, file=sys.stderr, flush=True))
     live = None
     if plan.config.club.url and not plan.safe_mode:  # the club page's live table (docs/club-page.md)
         from kiosk.club.live_feed import start_live
@@ -183,6 +186,8 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
                   notifier=notifier, boot_id=boot_id(), keeper=keeper, owner_pin=owner_pin,
                   config_path=None if plan.safe_mode else args.config,
                   live=None if live is None else live[1])  # safe mode read no file: saves none
+        if events is not None:
+            app.controller.events.box = events.box  # the pairing the hub gives this table (docs/club.md)
         stop.attach(app)  # systemd's stop: leave cleanly (one during the start leaves at once)
         return app.run()
     finally:
@@ -190,6 +195,8 @@ def run(args: argparse.Namespace, decision: StartDecision, stop: StopRequest = S
             live[0].close()
         if sync is not None:
             sync.stop()
+        if events is not None:
+            events.stop()
         if keeper is not None:
             keeper.close()
 

@@ -69,6 +69,16 @@ class HubClient:
         """``GET /api/v1/roster?since=…``: the players changed after version ``since``."""
         return self._request("GET", f"/api/v1/roster?since={int(since)}", None)
 
+    def assignment(self) -> dict[str, Any]:
+        """``GET /api/v1/kiosk/assignment``: this table's club-event pairing (``{"pairing": null}``: none)."""
+        return self._request("GET", "/api/v1/kiosk/assignment", None)
+
+    def acknowledge(self, pairing_uuid: str) -> dict[str, Any]:
+        """``POST /api/v1/kiosk/assignment/{uuid}/ack``: the table has stored the pairing (409: moved or
+        cancelled; 404: not this table's)."""
+        return self._request("POST", f"/api/v1/kiosk/assignment/{urllib.parse.quote(pairing_uuid, safe='')}/ack",
+                             b"{}")
+
     def _request(self, method: str, path: str, body: bytes | None) -> dict[str, Any]:
         request = urllib.request.Request(self.url + path, data=body, method=method, headers={
             "Authorization": f"Bearer {self._token}", "Accept": "application/json",

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk.store.event_schema import berserk_seats
+
 MAX_MATCHES = 200
 """Matches in one upload (the hub's limit)."""
 MAX_ROWS = 5_000
@@ -90,11 +92,12 @@ def match_upload(conn: sqlite3.Connection, match_id: int) -> dict[str, Any]:
     """One finished match as the upload carries it: header, claimed result and its rows exactly as stored."""
     row = conn.execute(
         "SELECT m.uuid, p0.uuid, p1.uuid, m.computer_level, m.created_wall, m.ended_wall, m.config, m.winner, "
-        "m.reason FROM matches m LEFT JOIN players p0 ON p0.id = m.player0 LEFT JOIN players p1 ON p1.id = m.player1 "
-        "WHERE m.id = ?", (match_id,)).fetchone()
+        "m.reason, COALESCE(m.event_pairing, ep.uuid), COALESCE(m.berserk, ep.berserk) FROM matches m "
+        "LEFT JOIN players p0 ON p0.id = m.player0 LEFT JOIN players p1 ON p1.id = m.player1 "
+        "LEFT JOIN event_pairings ep ON ep.match_uuid = m.uuid WHERE m.id = ?", (match_id,)).fetchone()
     if row is None:
         raise Unsendable(f"match {match_id} is not in the journal")
-    key, u0, u1, level, created, ended, config, winner, reason = row
+    key, u0, u1, level, created, ended, config, winner, reason, pairing, berserk = row
     rows = [{"seq": int(seq), "step": step, "snapshot": snapshot, "snapshot_sha": sha, "arrival_ns": int(arrival),
              "boot_id": boot, "wall": float(wall), "checksum": check}
             for seq, step, snapshot, sha, arrival, boot, wall, check in conn.execute(
@@ -105,11 +108,14 @@ def match_upload(conn: sqlite3.Connection, match_id: int) -> dict[str, Any]:
         settings = json.loads(config)
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise Unsendable(f"match {match_id}: its last row holds no readable snapshot") from exc
+    header = {"local_id": int(match_id), "players": [u0, u1], "computer_level": level,
+              "created_wall": float(created), "ended_wall": float(ended if ended is not None else created),
+              "config": settings}
+    if pairing is not None:  # a club event's match (docs/events-protocol.md): optional, absent otherwise
+        header |= {"event_pairing": str(pairing), "berserk": berserk_seats(berserk)}
     return {
         "uuid": str(key),
-        "header": {"local_id": int(match_id), "players": [u0, u1], "computer_level": level,
-                   "created_wall": float(created), "ended_wall": float(ended if ended is not None else created),
-                   "config": settings},
+        "header": header,
         "claimed": {"winner": winner, "reason": reason, "balances": balances},
         "rows": rows,
     }

@@ -32,6 +32,7 @@ from kiosk.store.errors import (
     StoreUsageError,
     internal,
 )
+from kiosk.store.event_schema import EventLink
 from kiosk.store.identity import new_match_uuid
 from kiosk.store.players import rate_finished
 from kiosk.store.records import (
@@ -171,11 +172,12 @@ class Journal:
     # -- matches ---------------------------------------------------------------------------
 
     def begin_match(self, config: MatchConfig | dict[str, Any], players: Sequence[int | None] = (None, None), *,
-                    wall_s: float | None = None, computer_level: int | None = None, uuid: str | None = None) -> int:
+                    wall_s: float | None = None, computer_level: int | None = None, uuid: str | None = None,
+                    event: EventLink | None = None) -> int:
         """A new match (committed) with its configuration and players (named ids, None: guest);
         ``computer_level``: a practice match against the computer at that level (in seat 1, which
         must then be no named player); ``uuid``: the match's UUID (a fresh UUIDv7 when None or when
-        another match of the file holds it)."""
+        another match of the file holds it); ``event``: the club event's pairing it plays, and berserk."""
         data = config.to_dict() if isinstance(config, MatchConfig) else dict(config)
         MatchConfig.from_dict(data)  # refuse a configuration the engine would not take
         if len(players) != 2:
@@ -193,9 +195,9 @@ class Journal:
             if uuid is None or conn.execute("SELECT 1 FROM matches WHERE uuid = ?", (uuid,)).fetchone() is not None:
                 uuid = new_match_uuid(wall)
             cursor = conn.execute(
-                "INSERT INTO matches (player0, player1, created_wall, config, computer_level, uuid) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (p0, p1, wall, dumps(data), computer_level, uuid),
+                "INSERT INTO matches (player0, player1, created_wall, config, computer_level, uuid, event_pairing, "
+                "berserk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (p0, p1, wall, dumps(data), computer_level, uuid, *(event.columns() if event else (None, None))),
             )
             return int(cursor.lastrowid or 0)
 

@@ -25,6 +25,7 @@ from engine import NS_PER_MS, Action, EndReason, Event, Match, MatchConfig, Outc
 from engine.scenario import action_step
 from engine.snapshot import save_text
 from kiosk.store.errors import PlayerNameError, StoreUsageError
+from kiosk.store.event_schema import EventLink
 from kiosk.store.identity import new_match_uuid
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
@@ -79,7 +80,7 @@ class MatchRecorder:
                  config: MatchConfig | dict[str, Any] | None = None,
                  players: Sequence[int | None] = (None, None), names: Sequence[str | None] = (None, None),
                  created_wall: float | None = None, rows: Sequence[Entry] = (),
-                 computer_level: int | None = None) -> None:
+                 computer_level: int | None = None, event: EventLink | None = None) -> None:
         self.journal = journal if (match_id is not None or config is not None) else None
         self.match_id = match_id
         self.boot_id = boot_id
@@ -91,6 +92,8 @@ class MatchRecorder:
         """Their names, to find them again in another file (None: unknown or a guest)."""
         self.computer_level = computer_level
         """A practice match: the computer's level (it plays seat 1); None: two people."""
+        self.event = event
+        """A club event's match: its pairing and the seats that chose berserk (None: no event)."""
         self.created_wall = float(wall_clock()) if created_wall is None else float(created_wall)
         self.uuid: str | None = new_match_uuid(self.created_wall) if match_id is None else None
         """The match's UUID when the recorder enters it (kept when it enters it again in another file, so
@@ -226,7 +229,7 @@ class MatchRecorder:
             seats[1] = None  # the computer's seat has no player id
         self.players = (seats[0], seats[1])
         return journal.begin_match(self.config, self.players, wall_s=self.created_wall,
-                                   computer_level=self.computer_level, uuid=self.uuid)
+                                   computer_level=self.computer_level, uuid=self.uuid, event=self.event)
 
     def attach(self, journal: Journal | None) -> None:
         """Write into ``journal`` from now on (None: keep the rows only).

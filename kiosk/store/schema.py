@@ -6,6 +6,7 @@ import sqlite3
 
 from kiosk.i18n import T
 from kiosk.store.database import DamagedFile, Migration, Schema
+from kiosk.store.event_schema import add_event_pairings
 from kiosk.store.identity import add_identity
 from kiosk.store.lineage import create_history
 
@@ -96,7 +97,11 @@ V5: Migration = add_identity
 """Version 5: a UUID for the kiosk, every match (time-ordered, UUIDv7) and every player, and the club
 sync's tables (``kiosk.store.identity``, issue 22)."""
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5)
+EVENTS: Migration = add_event_pairings
+"""Club events (issue 25): ``matches.event_pairing`` and ``matches.berserk``, and the ``event_pairings``
+table (``kiosk.store.event_schema``; docs/events-protocol.md calls it schema 7: it takes the next number)."""
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, EVENTS)
 SCHEMA_VERSION = len(MIGRATIONS)
 REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes", "history"})
 

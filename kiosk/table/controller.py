@@ -15,8 +15,8 @@ becomes the saving banner), the interface state (``ui``) and the named players (
 - between matches, the kiosk returns home after a while without input; holding the admin corner
   (or key) long enough asks for the owner PIN (``owner_screens``, whose decisions it applies).
 
-Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines),
-``players`` (the named players' screens).
+Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines), ``players`` (the
+named players' screens), ``event_desk`` (a club event's pairing at the table).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the
 from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
 from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
 from kiosk.table.due import next_due_ns
+from kiosk.table.event_desk import EventDesk
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OWNER, STOPPED_BY_OWNER, Decision, OwnerDesk, in_progress
 from kiosk.table.players import PlayerDesk, Seat, seat_of
@@ -93,6 +94,7 @@ class Controller:
         """Whether the match at the table is in the keeper's hands (entered at its first Start, or resumed)."""
         self._generation = keeper.generation if keeper is not None else 0
         self.desk = PlayerDesk(keeper, self.ui)
+        self.events = EventDesk(self)  # a club event's pairing at the table (its box: the club's worker fills it)
         self.stall = StallDetector.from_seconds(config.kiosk.stall_limit_seconds)
         self.flight: ChipFlight | None = None
         """The chips in the air after the newest transfer (None: none)."""
@@ -190,7 +192,7 @@ class Controller:
             return
         level = None if self.computer is None else self.computer.level
         s.adopt(self.keeper.begin(s.match.config, self.ui.records.chosen_ids(), self.clock.now(),
-                                  computer_level=level))
+                                  computer_level=level, event=self.events.link()))
         self._entered = True
 
     def go_home(self) -> None:
@@ -230,7 +232,7 @@ class Controller:
         ui = self.ui
         s = self.session
         match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round, s.all_in)
-        owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None)
+        owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None, self.events.home_intent())
         return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), owner, match)
 
     def presented(self, now: int) -> None:
@@ -262,7 +264,7 @@ class Controller:
         if button is Button.HELP:
             return do.CloseHelp() if self.ui.help_open else do.OpenHelp()
         if self.session is None:
-            return do.NewMatch() if button in STARTS and self.ui.screen == Screen.HOME else do.Noop()
+            return self.events.home_press(button in STARTS and self.ui.screen == Screen.HOME)
         return button_intent(self.session, player, button)
 
     def refusal(self, intent: do.Intent, button: bool = False) -> str | None:
@@ -315,7 +317,7 @@ class Controller:
             do.PlayComputer: lambda i, now: self.new_match(i.level),
             do.GoHome: lambda i, now: self.go_home(),
             do.OpenSettings: lambda i, now: self._open_settings(i.player),
-            do.Hint: self._hint,
+            do.Hint: self._hint, do.StartPairing: self.events.start, do.Berserk: self.events.toggle_berserk,
         }
         return routes
 
@@ -361,8 +363,7 @@ class Controller:
             self.running, self.exit_status = False, ADMIN_EXIT_STATUS
 
     def _match(self, handler: Callable[[GameSession, UiState, Any, int], object], intent: do.Intent, now: int) -> None:
-        """The match's intents (the guards saw that there is a match); only a Start enters the match
-        in the journal."""
+        """The match's intents (the guards saw that there is a match); only a Start enters the match in the journal."""
         assert self.session is not None
         if isinstance(intent, do.Start):
             self.enter_match()
@@ -572,7 +573,7 @@ class Controller:
         s = self.session
         ui = self.ui
         locked = self.owner.locked_seconds(now) if ui.owner.keypad is not None else 0
-        shown = (self.changes, ui.screen, locked, ui.panel, ui.saving, len(ui.warnings))
+        shown = (self.changes, ui.screen, locked, ui.panel, ui.saving, len(ui.warnings), self.events.version())
         if s is None:
             return shown
         live = tuple(id(m) for m in s.live_messages(now))

@@ -482,3 +482,22 @@ class ButtonUnused(Intent):
     """A button of ``player`` that means nothing now: the screen says where to act instead."""
 
     player: int
+
+
+# -- club events (issue 25) ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartPairing(Intent):
+    """The home screen's Start for the club event's pairing ``pairing`` (its UUID): the ready screen with
+    its two players in their seats and the event's settings."""
+
+    pairing: str
+
+
+@dataclass(frozen=True, slots=True)
+class Berserk(Intent):
+    """At an arena's ready screen, before the first Start: ``player`` halves their own bank for an extra
+    point on a win (again: takes it back)."""
+
+    player: int

@@ -11,7 +11,7 @@ from engine import MatchConfig
 from kiosk.store.identity import kiosk_uuid, uuid7, uuid7_wall_ms
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
-from kiosk.store.schema import V1, V2, V3, V4
+from kiosk.store.schema import SCHEMA_VERSION, V1, V2, V3, V4
 
 
 def test_uuid7_carries_the_wall_time_version_and_variant() -> None:
@@ -61,7 +61,7 @@ def test_a_version_4_journal_gets_uuids_for_its_existing_rows(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Journal.open(path) as journal:
-        assert journal.schema_version == 5 and journal.warnings == []
+        assert journal.schema_version == SCHEMA_VERSION and journal.warnings == []
         with journal.database.read() as c:
             players = [uuid.UUID(u) for (u,) in c.execute("SELECT uuid FROM players ORDER BY id")]
             matches = [uuid.UUID(u) for (u,) in c.execute("SELECT uuid FROM matches ORDER BY id")]

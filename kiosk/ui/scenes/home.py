@@ -6,18 +6,28 @@ from __future__ import annotations
 import pygame
 
 from kiosk.i18n import LANGUAGES, NATIVE_NAMES
-from kiosk.table.intents import HostLanguage, Intent, NewMatch, OpenHelp, OpenLeaderboard, OpenPractice, OpenSettings
+from kiosk.table.intents import (
+    HostLanguage,
+    Intent,
+    NewMatch,
+    OpenHelp,
+    OpenLeaderboard,
+    OpenPractice,
+    OpenSettings,
+    StartPairing,
+)
 from kiosk.ui import layout, theme
 from kiosk.ui.regions import to_screen
 from kiosk.ui.scenes.banner import banner_rect, warning_lines
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.pairing_strip import draw_pairing
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
 class Home(Scene):
     """The title, the main buttons, the host language; the key legend and the panel's state below."""
 
-    offers = (NewMatch, OpenPractice, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage)
+    offers = (NewMatch, OpenPractice, OpenLeaderboard, OpenHelp, OpenSettings, HostLanguage, StartPairing)
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
         if self.context.orientation == "table":
@@ -47,8 +57,12 @@ class Home(Scene):
             rows_h = 3 * bh + 3 * gap
             line = ui.legend or (ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line)
             head = max(28, lh - rows_h - gap - (20 if seat == 0 and line else 0))
-            text(local, t._("Spectacular Bid"), pygame.Rect(0, 0, lw, head), min(head, int(h * 0.1)), theme.ACCENT,
-                 bold=True)
+            pairing = context.controller.events.offered()  # a club event's pairing replaces the title
+            if pairing is not None:
+                mine += draw_pairing(local, pygame.Rect(0, 0, lw, head), t, pairing)
+            else:
+                text(local, t._("Spectacular Bid"), pygame.Rect(0, 0, lw, head), min(head, int(h * 0.1)), theme.ACCENT,
+                     bold=True)
             who = seat or None  # Player 1's half opens screens upright, which faces their edge
             rows: list[list[tuple[str, Intent, bool]]] = [
                 [(t._("New match"), NewMatch(), True), (t._("Play the computer"), OpenPractice(who), True)],
@@ -80,7 +94,11 @@ class Home(Scene):
         warnings = warning_lines(context)
         banner = banner_rect(context, warnings).height if warnings else 0
         title = pygame.Rect(0, max(int(h * 0.07), banner + 2), w, int(h * 0.15))  # never under the banner
-        text(surface, t._("Spectacular Bid"), title, int(h * 0.14), theme.ACCENT, bold=True)
+        pairing = context.controller.events.offered()  # a club event's pairing replaces the title
+        if pairing is not None:
+            spots += draw_pairing(surface, title, t, pairing)
+        else:
+            text(surface, t._("Spectacular Bid"), title, int(h * 0.14), theme.ACCENT, bold=True)
         sub = pygame.Rect(int(w * 0.06), title.bottom, int(w * 0.88), int(h * 0.07))
         text(surface, t._("A Fives domino duel with an opening auction and a match clock"), sub, int(h * 0.05),
              theme.TEXT_DIM)

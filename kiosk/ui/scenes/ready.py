@@ -6,10 +6,11 @@ from __future__ import annotations
 import pygame
 
 from kiosk.i18n import NATIVE_NAMES, Translator
-from kiosk.table.intents import GoHome, OpenHelp, OpenPicker, PlayerLanguage, Start
+from kiosk.table.intents import Berserk, GoHome, OpenHelp, OpenPicker, PlayerLanguage, Start
 from kiosk.table.players import seat_label
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
+from kiosk.ui.scenes.pairing_strip import draw_event_seat, event_line
 from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
@@ -17,7 +18,7 @@ from kiosk.ui.widgets import Hotspot, draw_button, text
 class Ready(TableScene):
     """The first Start: clocks stopped until either player presses it."""
 
-    offers = (Start, PlayerLanguage, OpenPicker, GoHome, OpenHelp)
+    offers = (Start, PlayerLanguage, OpenPicker, GoHome, OpenHelp, Berserk)
     board_shown = False
     messages_above = True
 
@@ -36,7 +37,9 @@ class Ready(TableScene):
                           jockey=who(m.jockey), bidder=who(1 - m.jockey))
             start = t._("Clocks are stopped. Either player presses Start.") if self.context.controller.computer is None \
                 else t._("Clocks are stopped. Press Start when you are ready.")  # a practice match: only the person
-            return [(t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
+            event = self.context.controller.events.match  # a club event's match names its event first
+            head = [] if event is None else [(event_line(t, event.pairing), 2, theme.ACCENT)]
+            return [*head, (t._("Round {number}", number=m.round + 1), 3, theme.ACCENT), (how, 2, theme.TEXT),
                     (start, 2, theme.TEXT_DIM)]
 
         spots += self.card(surface, lines, None)
@@ -49,6 +52,11 @@ class Ready(TableScene):
                        spots: list[Hotspot]) -> None:
         """Who plays here (a guest or a name), tap to change (only with a journal)."""
         records = self.context.ui.records
+        events = self.context.controller.events
+        if events.seats_fixed():  # a club event's seats: its players, no picker; berserk in an arena
+            spots += draw_event_seat(panel, rect, self.context.t_for(player), seat_label(self.context.t_for(player),
+                                     records, player), player, events.berserk_offered(), events.berserk(player))
+            return
         if not records.available:
             return
         t = self.context.t_for(player)

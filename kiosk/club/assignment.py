@@ -1,0 +1,246 @@
+"""``AssignmentWorker``: asks the hub for this table's club-event pairing, on a thread of its own.
+
+Every 5 s while the hub answers (``kiosk.store.keeper.Backoff``'s waits when it does not, as the
+sync's worker), ``GET /api/v1/kiosk/assignment`` (docs/events-protocol.md). A new pairing is stored in
+the journal first (through the store's writer, ``KeeperAccess``, like the sync's bookkeeping; its
+players this table lacks are added), then acknowledged (``POST …/ack``). The hub's word ends an
+unstarted pairing only: a 409 or 404 to the acknowledgement, or ``pairing: null``, drops it; a
+pairing the players claimed at the table (``PairingBox``) or started is kept and played to the end.
+A different pairing while one is kept is taken only once the hub refuses the kept one's
+acknowledgement (one pairing at a time). The frame loop never waits: it reads the ``PairingBox``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from engine import NS_PER_S
+from hardware.backoff import Backoff
+from kiosk.club.client import HubClient, hub_url, read_token
+from kiosk.club.errors import ClubSyncError, HubConflict, HubRefused, HubUnreachable, SyncSetupError
+from kiosk.club.pairing import (
+    BadPairing,
+    Pairing,
+    drop_pairing,
+    link_match,
+    mark_acked,
+    open_pairing,
+    parse_pairing,
+    played,
+    store_pairing,
+)
+from kiosk.club.sync import JournalAccess
+from kiosk.club.table_pairing import PairingBox, Started
+from kiosk.club.worker import HUB_BACKOFF, KeeperAccess, delay_ns
+from kiosk.store.errors import KioskStoreError
+from kiosk.store.keeper import JournalKeeper
+
+POLL_NS = 5 * NS_PER_S
+"""The hub is asked this often while it answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentState:
+    """How the polling stands (tests, logs)."""
+
+    rounds: int = 0
+    failures: int = 0
+    error: str | None = None
+    retry_ns: int | None = None
+    shown: str | None = None
+    """The pairing the journal keeps open after the round (its UUID), or None."""
+    did: str = ""
+    """What the round did: "", "stored", "dropped", "kept" (one line)."""
+
+
+class AssignmentWorker:
+    """Polls on a daemon thread; ``run_once`` is one round of it (tests call it with a fake clock)."""
+
+    def __init__(self, access: JournalAccess, client: HubClient, box: PairingBox, *, clock: Callable[[], int],
+                 wall_clock: Callable[[], float] = time.time, backoff: Backoff = HUB_BACKOFF,
+                 interval_ns: int = POLL_NS, log: Callable[[str], None] | None = None) -> None:
+        self.access = access
+        self.client = client
+        self.box = box
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.backoff = backoff
+        self.interval_ns = interval_ns
+        self.log = log
+        self.state = AssignmentState()
+        self._due_ns = 0
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._rounds = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> AssignmentWorker:
+        """Show what the journal keeps, then poll on a daemon thread until ``stop``."""
+        self._thread = threading.Thread(target=self._run, name="club-assignment", daemon=True)
+        self._thread.start()
+        return self
+
+    def poke(self) -> None:
+        """A round now (a started match's link to write, tests)."""
+        self._due_ns = 0
+        self._wake.set()
+
+    def wait_round(self, after: int, timeout_s: float) -> AssignmentState:
+        """Block until more than ``after`` rounds ran (or ``timeout_s`` passed); the state then."""
+        with self._rounds:
+            self._rounds.wait_for(lambda: self.state.rounds > after, timeout_s)
+            return self.state
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        self.load()
+        while not self._stop.is_set():
+            now = self.clock()
+            if now >= self._due_ns:
+                self.run_once(now)
+            wait_s = max(0.01, (self._due_ns - self.clock()) / NS_PER_S)
+            self._wake.wait(min(wait_s, 60.0))
+            self._wake.clear()
+
+    def load(self) -> None:
+        """What the journal keeps open, into the box (a restart shows an unstarted pairing before the hub answers)."""
+        try:
+            self.box.show(self.access.read(open_pairing))
+        except (ClubSyncError, KioskStoreError) as exc:
+            self._say(f"club event: the journal's pairing cannot be read now ({_why(exc)})")
+
+    def run_once(self, now_ns: int) -> AssignmentState:
+        """One round; the state after it, with the next round's time."""
+        state = self._round(now_ns)
+        with self._rounds:
+            self.state = state
+            self._rounds.notify_all()
+        return state
+
+    def _round(self, now_ns: int) -> AssignmentState:
+        rounds = self.state.rounds + 1
+        try:
+            did = self._ask()
+            shown = self.access.read(open_pairing)
+            self.box.show(shown)
+        except (ClubSyncError, KioskStoreError) as exc:
+            return self._failed(now_ns, rounds, _why(exc))
+        except Exception as exc:  # a bug in a round must not end the thread
+            return self._failed(now_ns, rounds, f"internal error {type(exc).__name__}: {exc}")
+        self._due_ns = now_ns + self.interval_ns
+        if self.state.failures:
+            self._say("club event: the hub answers again")
+        return AssignmentState(rounds, 0, None, self._due_ns, None if shown is None else shown.uuid, did)
+
+    def _failed(self, now_ns: int, rounds: int, why: str) -> AssignmentState:
+        failures = self.state.failures + 1
+        self._due_ns = now_ns + delay_ns(self.backoff, failures)
+        if failures in (1, 2, 4, 8) or failures % 16 == 0:
+            self._say(f"club event: {why} (attempt {failures}; next in "
+                      f"{delay_ns(self.backoff, failures) / NS_PER_S:.0f} s)")
+        return AssignmentState(rounds, failures, why, self._due_ns, self.state.shown, "")
+
+    def _ask(self) -> str:
+        """The round's work: links first (no network), then the hub's answer acted on; what it did."""
+        self._write_links()
+        kept = self.access.read(open_pairing)
+        self.box.show(kept)
+        answer = self.client.assignment()
+        if "pairing" not in answer:
+            raise HubUnreachable("the hub's assignment answer has no pairing")
+        held = self.box.held()
+        if answer["pairing"] is None:
+            if kept is not None and kept.uuid not in held:
+                self._drop(kept, "the hub has no pairing for this table")
+                return "dropped"
+            return ""
+        try:
+            offered = parse_pairing(answer["pairing"])
+        except BadPairing as exc:
+            raise HubUnreachable(f"the hub's pairing is not one ({exc})") from None
+        if offered.uuid in held or self.access.read(lambda c: played(c, offered.uuid)):
+            return ""  # the table plays it (the hub lists it until the result is in)
+        if kept is not None and kept.uuid != offered.uuid:
+            if kept.uuid in held or self._acknowledge(kept):
+                self._say(f"club event: the hub offers pairing {offered.uuid} while this table keeps {kept.uuid}")
+                return "kept"
+            kept = None
+        did = ""
+        if kept is None or kept.body() != offered.body():
+            wall = float(self.wall_clock())
+            self.access.write(lambda c: store_pairing(c, offered, wall))
+            did = "stored"
+            self._say(f"club event: pairing {offered.uuid} stored ({offered.players[0].name} vs "
+                      f"{offered.players[1].name}, {offered.event_name})")
+        if kept is None or not kept.acked:
+            self._acknowledge(offered)
+        return did
+
+    def _acknowledge(self, pairing: Pairing) -> bool:
+        """``POST …/ack``; True when the hub confirmed it, False when it refused it (dropped here)."""
+        try:
+            self.client.acknowledge(pairing.uuid)
+        except HubConflict as exc:
+            self._drop(pairing, exc.message)
+            return False
+        except HubRefused as exc:
+            if exc.status != 404:
+                raise
+            self._drop(pairing, exc.message)
+            return False
+        wall = float(self.wall_clock())
+        self.access.write(lambda c: mark_acked(c, pairing.uuid, wall))
+        return True
+
+    def _drop(self, pairing: Pairing, why: str) -> None:
+        wall = float(self.wall_clock())
+        self.access.write(lambda c: drop_pairing(c, pairing.uuid, why, wall))
+        self._say(f"club event: pairing {pairing.uuid} dropped: {why}")
+
+    def _write_links(self) -> None:
+        links = self.box.take_started()
+        while links:
+            link = links[0]
+            try:
+                self.access.write(partial(_link, link))
+            except BaseException:
+                self.box.put_back(links)
+                raise
+            links.pop(0)
+
+    def _say(self, line: str) -> None:
+        if self.log is not None:
+            self.log(line)
+
+
+def _link(link: Started, conn: sqlite3.Connection) -> None:
+    link_match(conn, link.pairing, link.match_uuid, link.berserk)
+
+
+def _why(exc: Exception) -> str:
+    return exc.message if isinstance(exc, ClubSyncError) else str(getattr(exc, "why", exc))
+
+
+def start_events(url: str, token_file: str, keeper: JournalKeeper, clock: Callable[[], int],
+                 log: Callable[[str], None]) -> AssignmentWorker | None:
+    """The kiosk's club-event worker for ``[club] url`` and ``token_file`` with a fresh ``PairingBox``,
+    started; None (and a line said) when the club is not configured or its settings cannot work."""
+    if not url:
+        return None
+    try:
+        client = HubClient(hub_url(url), read_token(Path(token_file)))
+    except SyncSetupError as exc:
+        log(f"club event: off: {exc.message}")
+        return None
+    return AssignmentWorker(KeeperAccess(keeper), client, PairingBox(), clock=clock, log=log).start()

@@ -188,11 +188,12 @@ def test_home_before_the_first_start_offers_the_pairing_again(journal: Journal, 
 
 
 def test_accept_at_home_starts_the_pairing_shown(journal: Journal, hub: EventHub) -> None:
-    app, w = at_table(journal, hub, FakeClock(10 * S))
+    clock = FakeClock(10 * S)
+    app, w = at_table(journal, hub, clock)
     hub.give(body := pairing_body(players=((ANNA, "Anna"), (BEN, "Ben"))))
     poll(app, w)
     assert app.controller.button_intent(0, Button.ACCEPT) == do.StartPairing(body["uuid"])
-    app.clock.t += S  # type: ignore[attr-defined]
+    clock.t += S
     app.controller.press(InputEvent(0, Button.ACCEPT, app.clock.now(), "gpio"))
     assert playing(app).screen == Screen.READY
     assert [p.name if p else None for p in app.ui.records.chosen] == ["Anna", "Ben"]

@@ -26,6 +26,7 @@ from starlette.requests import ClientDisconnect
 from club import players, queries, web
 from club.database import SCHEMA_VERSION, open_pool
 from club.errors import ClientGone, ClubError, HubUnavailable, TooLarge
+from club.event_api import events_router, run_scheduler
 from club.ingest import commit, prepare, settle_ratings
 from club.standings import SETTLE_EVERY
 from club.tokens import Kiosk, authenticate, bearer
@@ -61,6 +62,7 @@ def create_app(dsn: str, *, pool_size: int = 8, clock: Callable[[], float] = tim
     app = FastAPI(title="Spectacular Bid club hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     _handlers(app)
     _routes(app)
+    app.include_router(events_router())
     web.mount(app, clock=clock)
     return app
 
@@ -90,6 +92,8 @@ def _routes(app: FastAPI) -> None:
             settled = await _finished(state, pool)
         if settled is not None:
             receipt.roster_version = max(receipt.roster_version, settled)
+        if any(m["result"] == "stored" for m in receipt.matches):
+            await run_in_threadpool(run_scheduler, request)  # a result may free players or complete a round
         return JSONResponse(receipt.body())
 
     @app.get("/api/v1/matches")

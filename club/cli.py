@@ -1,4 +1,4 @@
-"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...``, ``backup`` and ``admin``
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...``, ``events ...``, ``backup`` and ``admin``
 (docs/club.md, "Running a hub").
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from club import cli_players
+from club import cli_events, cli_players
 from club.backup import backup
 from club.database import connect, migrate
 from club.errors import ClubError, SetupError
@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("name")
     add.add_argument("--database", required=True, metavar="DSN")
     cli_players.add_parser(sub)
+    cli_events.add_parser(sub)
     dump = sub.add_parser("backup", help="dump the database with pg_dump into a folder, keeping the newest")
     dump.add_argument("--database", required=True, metavar="DSN")
     dump.add_argument("--dir", required=True, type=Path, help="the folder of the dumps")
@@ -67,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "players":
             return cli_players.run(args)
+        if args.command == "events":
+            return cli_events.run(args)
         if args.command == "backup":
             print(f"dumped to {backup(args.database, args.dir, keep=args.keep)}")
             return 0

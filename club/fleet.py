@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from club.wire import MAX_BODY_BYTES, MAX_ROWS
-from engine import NS_PER_S, Phase, PlayerView, Start, bots
+from engine import NS_PER_S, MatchConfig, Phase, PlayerView, Start, bots
 from kiosk.config import MatchSettings
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
@@ -38,9 +38,11 @@ BATCH_ROWS = 4_000
 """Journal rows in one simulated upload at most (the hub takes ``MAX_ROWS``)."""
 
 
-def play_pool(path: Path, count: int, *, seed: int = 1, settings: MatchSettings | None = None) -> list[dict[str, Any]]:
+def play_pool(path: Path, count: int, *, seed: int = 1, settings: MatchSettings | None = None,
+              config: MatchConfig | None = None) -> list[dict[str, Any]]:
     """Play ``count`` rated matches between two named players into a new journal at ``path``; each as
-    an upload match (players as ``"seat0"``/``"seat1"`` placeholders, for ``rekey``)."""
+    an upload match (players as ``"seat0"``/``"seat1"`` placeholders, for ``rekey``). ``config``, when
+    given, is the matches' configuration instead of the one ``settings`` make (a seat's own bank: berserk)."""
     rng = random.Random(seed)
     settings = settings or MatchSettings(handover=False)
     with Journal.open(path) as journal:
@@ -49,7 +51,7 @@ def play_pool(path: Path, count: int, *, seed: int = 1, settings: MatchSettings 
         for i in range(count):
             session = GameSession(settings, random.Random(rng.random()), boot_id="pool-boot")
             levels = (rng.choice((1, 2, 3)), rng.choice((1, 2, 3)))
-            match, recorder = new_recorded_match(journal, match_config(settings), ids, "pool-boot",
+            match, recorder = new_recorded_match(journal, config or match_config(settings), ids, "pool-boot",
                                                  wall_clock=lambda: EVENING_START)
             session.match = match
             now = (1000 + i) * 1000 * NS_PER_S

@@ -21,6 +21,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from club.errors import BadRequest, Conflict
+from club.eventstore import link_match
 from club.ratings import Result, Standing
 from club.standings import fold_new, next_version, settle, take_turn
 from club.tokens import Kiosk
@@ -203,6 +204,7 @@ def _store(conn: Conn, kiosk: Kiosk, upload: Upload, shas: dict[uuid.UUID, str],
             continue
         verdict = verdicts[m.uuid]
         _insert_match(conn, kiosk, m, shas[m.uuid], verdict)
+        link_match(conn, kiosk.uuid, m, verdict, shas[m.uuid])
         receipt.matches.append({"uuid": str(m.uuid), "result": "stored",
                                 "status": "verified" if verdict.verified else "rejected",
                                 "rejection": verdict.rejection})

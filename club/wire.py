@@ -84,6 +84,10 @@ class Header(_Strict):
     created_wall: float
     ended_wall: float
     config: Config
+    event_pairing: uuid.UUID | None = None
+    """The club event's pairing this match was played for (docs/events-protocol.md); absent outside events."""
+    berserk: Annotated[list[Literal[0, 1]], Field(max_length=2)] | None = None
+    """The seats that halved their own bank at the ready screen (an arena with berserk)."""
 
 
 class Claimed(_Strict):
@@ -103,8 +107,13 @@ class MatchUpload(_Strict):
     rows: Annotated[list[Row], Field(min_length=1)]
 
     def content_sha256(self) -> str:
-        """The digest that decides "the same content": canonical JSON of everything uploaded."""
-        return canonical_sha(self.model_dump(mode="json"))
+        """The digest that decides "the same content": canonical JSON of everything uploaded. The event
+        fields count only when given, so a match uploaded before they existed keeps its digest."""
+        dumped = self.model_dump(mode="json")
+        for optional in ("event_pairing", "berserk"):
+            if dumped["header"].get(optional) is None:
+                dumped["header"].pop(optional, None)
+        return canonical_sha(dumped)
 
 
 class PlayerUpload(_Strict):

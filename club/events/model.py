@@ -47,15 +47,17 @@ class Game:
     """Wall time the match ended: orders an arena's games."""
     berserk: tuple[bool, bool] = (False, False)
     """Per seat: whether that player halved their bank for an extra point on a win (arena only)."""
+    start: int = START_BALANCE
+    """Each player's balance when the match began (the event's setting; the two always add up to twice it)."""
 
     def __post_init__(self) -> None:
         if self.seats[0] == self.seats[1]:
             raise BadResult(f"match {self.match}: one player on both seats", match=str(self.match))
         if self.winner not in (0, 1):
             raise BadResult(f"match {self.match}: the winner must be seat 0 or 1", match=str(self.match))
-        if min(self.balances) < 0 or sum(self.balances) != 2 * START_BALANCE:
+        if min(self.balances) < 0 or sum(self.balances) != 2 * self.start:
             raise BadResult(
-                f"match {self.match}: final balances {self.balances} do not add up to {2 * START_BALANCE}",
+                f"match {self.match}: final balances {self.balances} do not add up to {2 * self.start}",
                 match=str(self.match),
             )
         if self.round < 0:
@@ -74,8 +76,8 @@ class Game:
         return self.seats[self.winner] == player
 
     def transferred(self, player: uuid.UUID) -> int:
-        """Points ``player`` took from the opponent over the match (final balance minus 150; negative on a loss)."""
-        return self.balances[self.seat_of(player)] - START_BALANCE
+        """Points ``player`` took from the opponent over the match (final balance minus the start; negative on a loss)."""
+        return self.balances[self.seat_of(player)] - self.start
 
 
 @dataclass(frozen=True, slots=True)

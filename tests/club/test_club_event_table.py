@@ -1,0 +1,84 @@
+"""A kiosk as an event table against a real hub on 127.0.0.1 (issue 25, docs/events-protocol.md): the
+table's assignment worker stores and acknowledges the hub's pairing, the players start it on the home
+screen through the real app (berserk in an arena), and the normal upload settles the pairing at the
+hub, once, with the berserk point counted."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import httpx
+import psycopg
+from club_sync_support import live_hub
+from kiosk_support import intents_on_screen, open_app, playing, tap
+
+from club import eventstore
+from engine import NS_PER_S
+from kiosk.club.assignment import AssignmentWorker
+from kiosk.club.client import HubClient, read_token
+from kiosk.club.sync import SyncRound
+from kiosk.club.table_pairing import PairingBox
+from kiosk.club.worker import KeeperAccess
+from kiosk.store.journal import Journal
+from kiosk.store.players import Players
+from kiosk.table import intents as do
+from kiosk.timesource import FakeClock
+
+S = NS_PER_S
+
+
+def test_an_arena_pairing_from_the_hub_is_played_at_the_table_and_settled_by_its_upload(dsn: str,
+                                                                                           tmp_path: Path) -> None:
+    with live_hub(dsn) as hub, Journal.open(tmp_path / "journal.sqlite3") as journal:
+        client = HubClient(hub.url, read_token(hub.kiosk("table-1", tmp_path)), timeout_s=30)
+        app = open_app(journal, FakeClock(10 * S))
+        keeper = app.controller.keeper
+        assert keeper is not None
+        access = KeeperAccess(keeper)
+        anna, ben = Players(journal).create("Anna"), Players(journal).create("Ben")
+        SyncRound(access, client).run()  # the table's players reach the hub as every new player does
+        with psycopg.connect(dsn) as conn:
+            event = eventstore.create_event(conn, name="Arena night", format="arena", now=time.time(), minutes=30,
+                                            bank_seconds=90, delay_seconds=5, balances=50, berserk=True)
+            for p in (anna, ben):
+                [(key,)] = conn.execute("SELECT uuid FROM players WHERE name = %s", (p.name,)).fetchall()
+                eventstore.join(conn, event, key, time.time())
+            eventstore.start(conn, event, time.time())
+        worker = AssignmentWorker(access, client, PairingBox(), clock=app.clock.now)
+        app.controller.events.box = worker.box
+        state = worker.run_once(app.clock.now())
+        assert state.failures == 0 and state.did == "stored", state
+        [(pairing, hub_state)] = hub.rows("SELECT uuid, state FROM event_pairings WHERE event = %s", event)
+        assert hub_state == "acknowledged" and state.shown == str(pairing)
+        app.step(wait=False)
+        starts = intents_on_screen(app, do.StartPairing)
+        assert starts == [do.StartPairing(str(pairing))] * 2
+        tap(app, starts[0])
+        s = playing(app)
+        seated = [p.id if p else None for p in app.ui.records.chosen]
+        assert sorted(x for x in seated if x is not None) == sorted([anna.id, ben.id])
+        assert s.match.config.bank_ns == (90 * S, 90 * S) and s.match.config.balances == (50, 50)
+        tap(app, do.Berserk(0))
+        assert s.match.config.bank_ns == (45 * S, 90 * S)
+        tap(app, do.Start(0))
+        s.resign(1, app.clock.now())  # seat 1 resigns: seat 0, berserk, wins
+        app.step(wait=False)
+        assert s.match.is_over
+        worker.run_once(app.clock.now())  # the pairing is played: the hub still lists it, the table keeps it
+        assert worker.box.pending() is None
+        summary = SyncRound(access, client).run()
+        assert summary.verified == 1, summary.line()
+        [(after, match, flags)] = hub.rows("SELECT state, match, berserk FROM event_pairings WHERE uuid = %s", pairing)
+        assert after == "played" and match is not None
+        seat0 = (anna if seated[0] == anna.id else ben).name
+        assert flags == [True, False]
+        standings = httpx.get(f"{hub.url}/api/v1/events/{event}/standings", timeout=30).json()
+        scores = {row["name"]: row["score"] for row in standings["standings"]}
+        assert scores[seat0] == 3 and sum(scores.values()) == 3, standings  # 2 for the win, 1 for berserk
+        assert SyncRound(access, client).run().verified == 0  # sent once
+        app.close()

@@ -6,7 +6,9 @@ hotspots on screen, buttons on the gpiozero mock pins and on a serial panel over
 touches anywhere; the journal on disk (``--journal FILE`` keeps it: the club sync's tests upload
 real journals); the real monotonic clock. With ``--named N`` the matches are rated matches between N
 named players: before each match's first Start, two of them are seated through the kiosk's player
-pickers (taps on "Who plays here?" and on a name). At the end it prints the matches
+pickers (taps on "Who plays here?" and on a name). With ``--event-table`` (and ``--hub``, ``--token-file``)
+it is a club-event table: it plays the pairings the hub gives it, and only those
+(``kiosk.devtools.event_table``). At the end it prints the matches
 played, the growth of the resident memory after the first match, the exceptions the frame loop
 raised (there must be none) and whether every finished match in the journal replays to the state
 it recorded.
@@ -34,7 +36,9 @@ from engine import Accept, Bid, Decline, Draw, Phase, Play, PlayerView, Reveal, 
 from hardware.config import HardwareConfig, SerialConfig
 from hardware.ptyboard import PtyBoard
 from kiosk.app import App, LiveObserver
+from kiosk.club.errors import SyncSetupError
 from kiosk.config import KioskConfig, MatchSettings
+from kiosk.devtools.event_table import EventTable, event_step, start_event_table
 from kiosk.store.audit import replays_as_recorded
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
@@ -111,6 +115,8 @@ class Player:
         """With ``--named``: the named players' ids; each match seats two of them."""
         self._pair: tuple[int, int] = (0, 0)
         self._pair_for: object = None
+        self.event_table: EventTable | None = None
+        """With ``--event-table``: the club workers; the player then plays the hub's pairings only."""
 
     def click(self, intent: do.Intent) -> bool:
         """Tap the hotspot on screen that carries ``intent``; False if none does."""
@@ -165,7 +171,7 @@ class Player:
         """One decision (or a step towards one) for whatever the screen shows."""
         app, rng = self.app, self.rng
         ui = app.ui
-        if rng.random() < 0.03:
+        if rng.random() < 0.03 and self.event_table is None:  # an event table: no touches beside the pairing's
             self.stray_touch()
             return
         if ui.help_open:
@@ -178,6 +184,8 @@ class Player:
             return
         if any(ui.confirm_resign):
             self.click_kind(do.CancelResign)
+            return
+        if self.event_table is not None and event_step(app, self.event_table, rng, self.click):
             return
         session = app.session
         if session is None:
@@ -296,12 +304,20 @@ def check_journal(journal: Journal, report: SoakReport) -> None:
         report.replayed += 1
 
 
+def event_matches(journal: Journal) -> int:
+    """The journal's matches played for a club event's pairing."""
+    with journal.database.read() as conn:
+        return int(conn.execute("SELECT count(*) FROM matches WHERE event_pairing IS NOT NULL").fetchone()[0])
+
+
 def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True,
-         journal_path: Path | None = None, named: int = 0, live: LiveObserver | None = None) -> SoakReport:
+         journal_path: Path | None = None, named: int = 0, live: LiveObserver | None = None,
+         event_table: tuple[str, str] | None = None) -> SoakReport:
     """Play for ``minutes`` of real time; returns the figures. ``journal_path``: where the journal is
     written (kept; default: the work folder's, removed with it); ``named``: matches between that many
     named players (at least 2), seated through the pickers; ``live``: the club page's live feed the app
-    tells after every frame (``--hub``)."""
+    tells after every frame (``--hub``); ``event_table``: (hub URL, token file): play the hub's club-event
+    pairings only, with the kiosk's own club workers (SyncSetupError when they cannot start)."""
     report = SoakReport()
     tmp = tempfile.TemporaryDirectory(prefix="soak-") if workdir is None else None
     folder = Path(tmp.name) if tmp is not None else Path(workdir or ".")
@@ -315,7 +331,16 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
               boot_id="soak", rng=random.Random(seed), live=live)
     player = Player(app, board, random.Random(seed), report)
     player.named = named_players(journal, named) if named else []
-    warm_up(app)
+    if event_table is None:  # an event table opens no match of its own: the hub's live tables would count it busy
+        warm_up(app)
+    else:
+        try:
+            player.event_table = start_event_table(app, *event_table, log=lambda line: print(line, flush=True))
+        except SyncSetupError:
+            app.close()
+            journal.close()
+            board.unplug()
+            raise
     started = time.monotonic()
     deadline = started + minutes * 60
     next_log = started + 60
@@ -339,6 +364,10 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
                 next_log += 60
                 print(f"  {(time.monotonic() - started) / 60:.0f} min: {report.matches} matches, "
                       f"RSS {rss_kb() / 1024:.1f} MB, {len(report.exceptions)} exceptions", flush=True)
+        if player.event_table is not None:
+            player.event_table.stop()
+            for line in player.event_table.lines(lambda: event_matches(journal)):
+                print(line)
         report.rss_end_kb = rss_kb()
         if report.rss_start_kb == 0:
             report.rss_start_kb = report.rss_end_kb
@@ -365,11 +394,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                      "(with --token-file; upload the journal afterwards with "
                                                      "python -m kiosk.club sync)")
     parser.add_argument("--token-file", metavar="FILE", help="the kiosk token for --hub")
+    parser.add_argument("--event-table", action="store_true",
+                        help="act as a club-event table of --hub: play the pairings it gives (and nothing else), "
+                             "upload each result")
     args = parser.parse_args(argv)
     if args.named and args.named < 2:
         parser.error("--named needs at least 2 players")
     if bool(args.hub) != bool(args.token_file):
         parser.error("--hub and --token-file go together")
+    if args.event_table and not args.hub:
+        parser.error("--event-table needs --hub and --token-file")
     live = None
     if args.hub:
         from kiosk.club.live_feed import start_live
@@ -379,7 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         report = soak(args.minutes, seed=args.seed, journal_path=args.journal, named=args.named,
-                      live=None if live is None else live[1])
+                      live=None if live is None else live[1],
+                      event_table=(args.hub, args.token_file) if args.event_table else None)
+    except SyncSetupError as exc:
+        print(f"soak: {exc.message}", file=sys.stderr)
+        return 2
     finally:
         if live is not None:
             live[0].close()

@@ -6,7 +6,9 @@ hub, once, with the berserk point counted."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
+import uuid
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -14,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import httpx
 import psycopg
+import pytest
 from club_sync_support import live_hub
 from kiosk_support import intents_on_screen, open_app, playing, tap
 
@@ -24,6 +27,7 @@ from kiosk.club.client import HubClient, read_token
 from kiosk.club.sync import SyncRound
 from kiosk.club.table_pairing import PairingBox
 from kiosk.club.worker import KeeperAccess
+from kiosk.devtools.soak import main as soak_main
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
@@ -82,3 +86,36 @@ def test_an_arena_pairing_from_the_hub_is_played_at_the_table_and_settled_by_its
         assert scores[seat0] == 3 and sum(scores.values()) == 3, standings  # 2 for the win, 1 for berserk
         assert SyncRound(access, client).run().verified == 0  # sent once
         app.close()
+
+
+@pytest.mark.slow
+def test_a_soak_as_an_event_table_plays_the_arena_pairings_the_hub_gives(dsn: str, tmp_path: Path, capsys) -> None:
+    """``soak --event-table --hub URL --token-file F``: the soak waits for the hub's pairings, plays each
+    through the app with its computer players (berserk now and then) and uploads it; the hub settles them."""
+    journal = tmp_path / "soak.sqlite3"
+    with live_hub(dsn) as hub:
+        token = hub.kiosk("soak-table", tmp_path)
+        other = read_token(hub.kiosk("registry", tmp_path))
+        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in ("Anna", "Ben")]
+        got = httpx.post(f"{hub.url}/api/v1/uploads", json={"players": players, "matches": []},
+                         headers={"Authorization": f"Bearer {other}"}, timeout=30)
+        assert got.status_code == 200, got.text
+        with psycopg.connect(dsn) as conn:
+            event = eventstore.create_event(conn, name="Soak arena", format="arena", now=time.time(), minutes=30,
+                                            bank_seconds=30, delay_seconds=1, balances=10, berserk=True)
+            for p in players:
+                eventstore.join(conn, event, p["uuid"], time.time())
+            eventstore.start(conn, event, time.time())
+        assert soak_main(["--minutes", "0.7", "--seed", "3", "--journal", str(journal), "--event-table",
+                          "--hub", hub.url, "--token-file", str(token)]) == 0
+        out = capsys.readouterr().out
+        assert "exceptions: 0" in out and "event table:" in out, out
+        played = hub.rows("SELECT p.match, m.status, m.event_pairing FROM event_pairings p JOIN matches m "
+                          "ON m.uuid = p.match WHERE p.event = %s AND p.state IN ('played', 'aborted')", event)
+        assert played and all(status == "verified" for _, status, _ in played), (played, out)
+        assert all(pairing is not None for _, _, pairing in played)
+    conn2 = sqlite3.connect(journal)
+    local = conn2.execute("SELECT uuid FROM matches WHERE event_pairing IS NOT NULL AND finished = 1").fetchall()
+    others = conn2.execute("SELECT count(*) FROM matches WHERE event_pairing IS NULL").fetchone()[0]
+    conn2.close()
+    assert {str(m) for (m,) in local} >= {str(m) for m, _, _ in played} and others == 0  # the hub's pairings only

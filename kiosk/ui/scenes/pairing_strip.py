@@ -32,12 +32,14 @@ def event_line(t: Translator, pairing: Pairing) -> str:
 
 
 def draw_pairing(surface: pygame.Surface, rect: pygame.Rect, t: Translator, pairing: Pairing) -> list[Hotspot]:
-    """The pairing's line and its Start button across ``rect`` (at least 48 px tall for the button)."""
+    """The pairing's line and its Start button across the middle 86 % of ``rect`` (the home screen's
+    column of buttons; the button at least 48 px tall)."""
+    rect = pygame.Rect(rect.x + rect.width * 7 // 100, rect.y, rect.width * 86 // 100, rect.height)
     gap = max(6, rect.width // 80)
     bh = max(MIN_BUTTON, min(rect.height - 4, 56))
     bw = max(rect.width // 5, 120)
-    button = pygame.Rect(rect.right - gap - bw, rect.centery - bh // 2, bw, bh)
-    line = pygame.Rect(rect.x + gap * 2, rect.y, button.x - rect.x - gap * 3, rect.height)
+    button = pygame.Rect(rect.right - bw, rect.centery - bh // 2, bw, bh)
+    line = pygame.Rect(rect.x, rect.y, button.x - rect.x - gap, rect.height)
     text_or_wrap(surface, pairing_line(t, pairing), line, min(rect.height, 30), theme.ACCENT, role="title")
     draw_button(surface, button, t._("Start"), primary=True)
     return [Hotspot(button, StartPairing(pairing.uuid))]
@@ -52,7 +54,7 @@ def draw_event_seat(panel: pygame.Surface, rect: pygame.Rect, t: Translator, nam
         return []
     caption = pygame.Rect(rect.x, rect.y, rect.width, max(18, rect.height // 3))
     text(panel, name, caption, caption.height, theme.TEXT, bold=True)
-    button = pygame.Rect(0, 0, min(rect.width, max(rect.width * 4 // 5, 240)),
+    button = pygame.Rect(0, 0, rect.width,
                          max(MIN_BUTTON, rect.height - caption.height - 6))
     button.midtop = (rect.centerx, caption.bottom + 4)
     label = t._("Berserk chosen: half the bank") if chosen else t._("Berserk: half my bank, +1 point for a win")

@@ -7,7 +7,9 @@ docs/events-protocol.md (``event_hub_support``) through the real worker and the 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -25,8 +27,10 @@ from kiosk.club.client import HubClient
 from kiosk.club.outbox import match_upload
 from kiosk.club.table_pairing import PairingBox
 from kiosk.club.worker import KeeperAccess
+from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.audit import replays_as_recorded
 from kiosk.store.journal import Journal
+from kiosk.store.keeper import JournalKeeper
 from kiosk.table import intents as do
 from kiosk.table.state import Screen
 from kiosk.timesource import FakeClock
@@ -256,3 +260,39 @@ def test_an_ordinary_match_upload_has_no_event_fields(journal: Journal) -> None:
     with journal.database.read() as conn:
         upload = match_upload(conn, 1)
     assert "event_pairing" not in upload["header"] and "berserk" not in upload["header"]
+
+
+def test_the_worker_on_its_thread_writes_through_the_store_writer(tmp_path: Path, hub: EventHub) -> None:
+    """The kiosk as it runs: the keeper's commits on its writer thread, the worker on its own thread
+    (its bookkeeping as writer jobs), the frame loop reading the box only."""
+    clock = FakeClock(10 * S)
+    keeper = JournalKeeper.open(tmp_path / "journal.sqlite3", "boot-1", clock.now(), threaded=True)
+    assert keeper.writer is not None
+    config = KioskConfig()
+    app = App(replace(config, match=MatchSettings(handover=False)), clock=clock, size=(800, 480),
+              hardware_backend="mock", rng=random.Random(3), keeper=keeper, boot_id="boot-1")
+    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub.url, TOKEN, timeout_s=5), PairingBox(), clock=clock.now)
+    app.controller.events.box = w.box
+    hub.give(body := pairing_body(players=((ANNA, "Anna"), (BEN, "Ben"))))
+    w.start()
+    try:
+        state = w.wait_round(0, 30)
+        assert state.did == "stored" and state.failures == 0, state
+        app.step(wait=False)
+        tap(app, do.StartPairing(body["uuid"]))
+        tap(app, do.Start(0))
+        play_out(app)
+        rounds = w.state.rounds
+        w.poke()
+        assert w.wait_round(rounds, 30).failures == 0
+    finally:
+        w.stop()
+    assert keeper.writer.wait_idle(30)
+    journal = keeper.journal
+    assert journal is not None
+    with journal.database.read() as conn:
+        linked = conn.execute("SELECT e.match_uuid = m.uuid, m.event_pairing, m.finished FROM event_pairings e "
+                              "JOIN matches m ON m.event_pairing = e.uuid").fetchall()
+    assert linked == [(1, body["uuid"], 1)]
+    app.close()
+    keeper.close()

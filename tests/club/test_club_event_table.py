@@ -6,7 +6,10 @@ hub, once, with the berserk point counted."""
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -119,3 +122,47 @@ def test_a_soak_as_an_event_table_plays_the_arena_pairings_the_hub_gives(dsn: st
     others = conn2.execute("SELECT count(*) FROM matches WHERE event_pairing IS NULL").fetchone()[0]
     conn2.close()
     assert {str(m) for (m,) in local} >= {str(m) for m, _, _ in played} and others == 0  # the hub's pairings only
+
+
+def test_the_running_kiosk_stores_and_acknowledges_its_pairing(dsn: str, tmp_path: Path) -> None:
+    """``python -m kiosk`` with ``[club] url``: the assignment worker runs beside the sync's; the hub's
+    pairing is in the journal and acknowledged while the frame loop runs."""
+    (tmp_path / "run").mkdir()
+    journal = tmp_path / "journal.sqlite3"
+    with live_hub(dsn) as hub:
+        token = hub.kiosk("table-1", tmp_path)
+        other = read_token(hub.kiosk("registry", tmp_path))
+        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in ("Anna", "Ben")]
+        assert httpx.post(f"{hub.url}/api/v1/uploads", json={"players": players, "matches": []},
+                          headers={"Authorization": f"Bearer {other}"}, timeout=30).status_code == 200
+        with psycopg.connect(dsn) as conn:
+            event = eventstore.create_event(conn, name="Arena night", format="arena", now=time.time(), minutes=30)
+            for p in players:
+                eventstore.join(conn, event, p["uuid"], time.time())
+            eventstore.start(conn, event, time.time())
+        config = tmp_path / "config.toml"
+        config.write_text(f'[club]\nurl = "{hub.url}"\ntoken_file = "{token}"\n')
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "DISPLAY", "WAYLAND_DISPLAY")}
+        env.update(STATE_DIRECTORY=str(tmp_path / "state"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        child = subprocess.Popen([sys.executable, "-P", "-m", "kiosk", "--runtime-dir", str(tmp_path / "run"),
+                                  "--config", str(config), "--journal", str(journal)], cwd=tmp_path, env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 90
+            while hub.rows("SELECT state FROM event_pairings WHERE event = %s", event) != [("acknowledged",)]:
+                assert child.poll() is None, child.communicate()[1]  # polling the hub, not waiting for time
+                assert time.monotonic() < deadline, "the kiosk acknowledged no pairing within 90 s"
+                time.sleep(0.05)
+        finally:
+            child.send_signal(signal.SIGTERM)
+            _, err = child.communicate(timeout=60)
+        assert child.returncode == 0, err
+        [(pairing,)] = hub.rows("SELECT uuid FROM event_pairings WHERE event = %s", event)
+        assert f"club event: pairing {pairing} stored" in err and token.read_text().strip() not in err
+    conn2 = sqlite3.connect(journal)
+    try:
+        assert conn2.execute("SELECT uuid, acked_wall IS NOT NULL, dropped_wall FROM event_pairings").fetchall() == \
+            [(str(pairing), 1, None)]
+    finally:
+        conn2.close()

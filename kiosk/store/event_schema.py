@@ -68,3 +68,11 @@ def berserk_seats(text: str | None) -> list[int]:
     except ValueError:
         return []
     return sorted({s for s in value if s in (0, 1)}) if isinstance(value, list) else []
+
+
+def logged_event(value: object) -> EventLink | None:
+    """The fault log's ``[pairing, [seats]]`` as an ``EventLink`` (None: no event, or unreadable)."""
+    if not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], str):
+        return None
+    seats = value[1] if isinstance(value[1], list) else []
+    return EventLink(value[0], tuple(sorted({s for s in seats if s in (0, 1)})))

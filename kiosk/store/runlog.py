@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Match, MatchConfig, Outcome
+from kiosk.store.event_schema import logged_event
 from kiosk.store.journal import Journal
 from kiosk.store.recorder import MatchRecorder
 from kiosk.store.records import Entry
@@ -89,7 +90,7 @@ class LoggedMatch:
                                  players=tuple(h.get("players") or (None, None)),
                                  names=tuple(h.get("names") or (None, None)),
                                  created_wall=float(h.get("created_wall", 0.0)), rows=self.rows,
-                                 computer_level=h.get("level"))
+                                 computer_level=h.get("level"), event=logged_event(h.get("event")))
         recorder.saved = 0
         recorder.outcome = self.outcome
         return recorder
@@ -176,7 +177,8 @@ class RunLog:
     def _match_line(self, key: str, recorder: MatchRecorder) -> dict[str, Any]:
         return {"k": "match", "key": key, "config": recorder.config, "players": list(recorder.players),
                 "names": list(recorder.names), "created_wall": recorder.created_wall,
-                "level": recorder.computer_level}
+                "level": recorder.computer_level,
+                "event": None if recorder.event is None else [recorder.event.pairing, list(recorder.event.berserk)]}
 
     def _append(self, lines: list[dict[str, Any]]) -> None:
         data = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines).encode()
@@ -258,7 +260,7 @@ def parse(text: str) -> tuple[list[LoggedMatch], str | None]:
                 continue
             key = str(line["key"])
             if kind == "match":
-                header = {k: line.get(k) for k in ("config", "players", "names", "created_wall", "level")}
+                header = {k: line.get(k) for k in ("config", "players", "names", "created_wall", "level", "event")}
                 matches[key] = LoggedMatch(key, header)
             elif kind == "id" and key in matches:
                 matches[key].match_id = None if line["match_id"] is None else int(line["match_id"])

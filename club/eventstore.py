@@ -436,7 +436,9 @@ def _apply(conn: Conn, view: EventView, plan: Plan, now: float) -> None:
         conn.execute("UPDATE events SET state = 'finished', finished_at = %s WHERE uuid = %s AND state = 'running'",
                      (now, view.uuid))
     for action, pairing, detail in plan.log:
-        _log(conn, view.uuid, now, "hub", action, pairing, None, **detail)
+        rest = dict(detail)
+        why = rest.pop("why", None)
+        _log(conn, view.uuid, now, "hub", action, pairing, None if why is None else str(why), **rest)
 
 
 def seen(conn: Conn, kiosk: uuid.UUID, now: float) -> None:

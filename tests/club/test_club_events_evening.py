@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import random
 import uuid
 from collections import Counter, defaultdict
@@ -257,10 +258,12 @@ def _check_arena(evening: Evening, event: str, minutes: int) -> dict[str, Any]:
                 busy[p].append((r["created_at"], r["finished_at"]))
     for spans in busy.values():
         spans.sort()
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    def halved(m: dict[str, Any], seat: int) -> bool:
+        return seat in (m["berserk"] or []) and m["config"]["bank_ns"][seat] * 2 == BANK_S * 10**9
+
     games = [Game(m["uuid"], (m["player0"], m["player1"]), m["winner"], tuple(m["balances"]), 0, m["ended_wall"],
-                  tuple(s in (m["berserk"] or []) and m["config"]["bank_ns"][s] * 2 == BANK_S * 10**9
-                        for s in (0, 1))) for m in verified]
+                  (halved(m, 0), halved(m, 1))) for m in verified]
     rules = EventRules(Format.ARENA, minutes=minutes)
     table = arena_standings(entrants, games, rules)
     served = _served_standings(evening, event)

@@ -384,18 +384,23 @@ def event_detail(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
     names = {r[0]: r[1] for r in conn.execute(
         "SELECT p.uuid, p.name FROM players p JOIN event_entrants e ON e.player = p.uuid WHERE e.event = %s", (key,))}
     tables = {r[0]: r[1] for r in conn.execute("SELECT uuid, name FROM kiosks")}
-    results = {r[0]: (r[1], r[2], r[3], r[4]) for r in conn.execute(
-        "SELECT m.uuid, m.winner, m.reason, m.balances, m.status FROM event_pairings p JOIN matches m"
+    results = {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in conn.execute(
+        "SELECT m.uuid, m.winner, m.reason, m.balances, m.player0, m.player1 FROM event_pairings p JOIN matches m"
         " ON m.uuid = p.match WHERE p.event = %s", (key,))}
     pairings = []
-    for r in sorted(view.rows, key=lambda r: (-(r.round or 0), r.board, r.created_at)):
-        result = results.get(r.match) if r.match is not None else None
+    for r in sorted(view.rows, key=lambda r: (-(r.round or 0), -r.created_at, r.board)):
+        winner = balances = reason = None
+        if r.match is not None and r.match in results:
+            seat, reason, final, p0, p1 = results[r.match]
+            if seat is not None and (p0, p1)[seat] in r.players:
+                winner = r.players.index((p0, p1)[seat])  # in the pairing's seat order
+            if final is not None:
+                balances = list(final) if p0 == r.player0 else [final[1], final[0]]
         pairings.append({"uuid": str(r.uuid), "round": r.round, "board": r.board, "state": r.state,
                          "players": [{"uuid": str(p), "name": names.get(p, "?")} for p in r.players],
                          "table": tables.get(r.kiosk) if r.kiosk else None, "match": str(r.match) if r.match else None,
-                         "winner": result[0] if result else None, "reason": result[1] if result else None,
-                         "balances": result[2] if result else None, "berserk": list(r.berserk), "note": r.note,
-                         "acknowledge_by": r.acknowledge_by})
+                         "winner": winner, "reason": reason, "balances": balances, "berserk": list(r.berserk),
+                         "note": r.note, "acknowledge_by": r.acknowledge_by})
     entrants = [{"uuid": str(e.player), "name": e.name, "rating": e.rating, "joined_round": e.joined_round,
                  "withdrawn": e.withdrawn_after is not None} for e in view.entrants]
     history = [{"at": r[0], "actor": r[1], "action": r[2], "pairing": str(r[3]) if r[3] else None, "why": r[4],
@@ -436,7 +441,9 @@ def _apply(conn: Conn, view: EventView, plan: Plan, now: float) -> None:
         conn.execute("UPDATE events SET state = 'finished', finished_at = %s WHERE uuid = %s AND state = 'running'",
                      (now, view.uuid))
     for action, pairing, detail in plan.log:
-        _log(conn, view.uuid, now, "hub", action, pairing, None, **detail)
+        rest = dict(detail)
+        why = rest.pop("why", None)
+        _log(conn, view.uuid, now, "hub", action, pairing, None if why is None else str(why), **rest)
 
 
 def seen(conn: Conn, kiosk: uuid.UUID, now: float) -> None:

@@ -156,6 +156,8 @@ class SimTable:
             self.pairing, self.acked = None, False
             return
         if self.pairing is None or self.pairing["uuid"] != offered["uuid"]:
+            if self.pairing is not None:
+                self.moved_away += 1  # the hub gave the unstarted one to another table
             self.pairing, self.acked = offered, False
             if self.cut_on_next_offer is not None:
                 self.cut = (now, now + self.cut_on_next_offer)

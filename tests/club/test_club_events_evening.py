@@ -6,13 +6,15 @@ once in the middle of a match) and the hub restarted in the middle of a round.
 Checked after each evening: every pairing legal for its system (Swiss: everyone once a round, no
 repeat pairing, the seat balance of the Dutch rules; arena: nobody in two pairings at once), every
 result counted once (each uploaded match settles exactly one pairing, each played pairing has one
-verified match), and the standings the hub serves equal a recomputation from the verified matches.
+verified match), and the standings the hub serves equal a recomputation from the verified matches; the Swiss's rounds re-paired by the pairing library's own checker (FPC) from a TRF
+of the evening, with no discrepancy.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import random
 import uuid
 from collections import Counter, defaultdict
@@ -22,6 +24,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from caissify_pairings.fpc import check_trf
 from club_events_support import (
     BANK_S,
     NAMES,
@@ -32,12 +35,13 @@ from club_events_support import (
     serve_at,
     stop_served,
 )
+from test_club_events_swiss import _trf
 
 from club import eventstore
 from club.app import create_app
 from club.cli import main as club_main
 from club.events.arena import arena_standings
-from club.events.model import Entrant, Game, unordered
+from club.events.model import Bye, Entrant, Game, unordered
 from club.events.rules import EventRules, Format
 from club.events.standings import round_standings
 from club.tokens import add_kiosk
@@ -213,12 +217,14 @@ def _check_swiss(evening: Evening, event: str, rounds: int) -> dict[str, Any]:
     games = [Game(m["uuid"], (m["player0"], m["player1"]), m["winner"], tuple(m["balances"]), m["round"],
                   m["ended_wall"]) for m in verified]
     byes = [(r["round"], r["player0"]) for r in rows if r["state"] == "bye"]
-    from club.events.model import Bye
-
     rules = EventRules(Format.SWISS, rounds=rounds)
     table = round_standings(entrants, games, [Bye(r, p) for r, p in byes], rules)
     served = _served_standings(evening, event)
     assert served == [(str(s.player), s.score, s.tiebreaks, s.games) for s in table]
+    # the pairing library's own checker re-pairs every round of the evening from a TRF of it
+    report = check_trf(_trf(entrants, games, [Bye(r, p) for r, p in byes], rounds))
+    assert report["summary"]["rounds_checked"] == rounds
+    assert report["summary"]["total_discrepancies"] == 0, report["rounds"]
     by_hand = Counter(g.seats[g.winner] for g in games) + Counter(p for _, p in byes)
     assert {p: s for p, s, _, _ in served} == {str(e.player): by_hand[e.player] for e in entrants}
     assert sum(g for *_, g in served) == 2 * len(games) == 2 * len(verified)
@@ -257,10 +263,12 @@ def _check_arena(evening: Evening, event: str, minutes: int) -> dict[str, Any]:
                 busy[p].append((r["created_at"], r["finished_at"]))
     for spans in busy.values():
         spans.sort()
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    def halved(m: dict[str, Any], seat: int) -> bool:
+        return seat in (m["berserk"] or []) and m["config"]["bank_ns"][seat] * 2 == BANK_S * 10**9
+
     games = [Game(m["uuid"], (m["player0"], m["player1"]), m["winner"], tuple(m["balances"]), 0, m["ended_wall"],
-                  tuple(s in (m["berserk"] or []) and m["config"]["bank_ns"][s] * 2 == BANK_S * 10**9
-                        for s in (0, 1))) for m in verified]
+                  (halved(m, 0), halved(m, 1))) for m in verified]
     rules = EventRules(Format.ARENA, minutes=minutes)
     table = arena_standings(entrants, games, rules)
     served = _served_standings(evening, event)

@@ -1,0 +1,190 @@
+"""The club nights' pages: the public list and standings of events, the standings slides of the TV
+mode, and the director's event screen (entries, start, next round or a logged override, pairings by
+table and by name, results coming in, re-pairing and cancelling with a reason, byes, withdrawals,
+forbidden pairs, the log). Every write is a POST behind the director's session with its CSRF token
+(``club.web.director.checked_form``); a refusal is shown with the hub's reason and changes nothing.
+Joining is the director's (here or ``python -m club events join``): a player walking in gives their
+name to the director, who adds them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from club import eventstore
+from club.errors import ClubError, NotFound
+from club.web import lang
+from club.web.director import checked_form, director_session
+from club.web.pages import pool
+from club.web.render import SECURITY_HEADERS, environment, language_of, page
+
+DIRECTOR = "director"
+TV_EVENTS = 3
+"""The TV shows the standings of at most this many running events."""
+
+
+def _now(request: Request) -> float:
+    return float(request.app.state.clock())
+
+
+def _detail(request: Request, key: str) -> dict[str, Any] | None:
+    try:
+        uuid.UUID(key)
+    except ValueError:
+        return None
+    with pool(request).connection() as conn:
+        try:
+            return eventstore.event_detail(conn, key)
+        except NotFound:
+            return None
+
+
+def tv_standings(request: Request) -> list[dict[str, Any]]:
+    """The running events' standings for the TV's rotation (the newest first)."""
+    with pool(request).connection() as conn:
+        running = [e for e in eventstore.list_events(conn) if e["state"] == "running"][:TV_EVENTS]
+        return [eventstore.event_detail(conn, e["uuid"]) for e in running]
+
+
+def standings_fragment(event: dict[str, Any], language: str) -> str:
+    """One event's standings as the TV's slide."""
+    t = lang.texts(language)
+    return environment().get_template("_event_standings.html").render(_=t._, n_=t.n_, event=event, tv=True)
+
+
+def events_router() -> APIRouter:
+    """The public pages and the director's screens of events."""
+    router = APIRouter()
+
+    @router.get("/events")
+    def events(request: Request) -> Response:
+        with pool(request).connection() as conn:
+            rows = eventstore.list_events(conn)
+        return page(request, "events.html", events=rows)
+
+    @router.get("/events/{key}")
+    def event(request: Request, key: str) -> Response:
+        found = _detail(request, key)
+        if found is None:
+            return page(request, "missing.html", status=404, what="event")
+        return page(request, "event.html", event=found, now=_now(request))
+
+    @router.get("/tv/standings")
+    def tv(request: Request) -> JSONResponse:
+        language = language_of(request)
+        slides = [{"key": f"event-{e['uuid']}", "html": standings_fragment(e, language)} for e in tv_standings(request)]
+        return JSONResponse({"slides": slides}, headers=SECURITY_HEADERS)
+
+    @router.get("/director/events")
+    def director_events(request: Request) -> Response:
+        csrf = director_session(request)
+        if csrf is None:
+            return RedirectResponse("/director/login", status_code=303)
+        return _list_page(request, csrf)
+
+    @router.post("/director/events")
+    async def create(request: Request) -> Response:
+        form = await checked_form(request)
+
+        def run() -> uuid.UUID:
+            with pool(request).connection() as conn:
+                return eventstore.create_event(
+                    conn, name=form.get("name", ""), format=form.get("format", ""), now=_now(request),
+                    rounds=_int(form.get("rounds")), minutes=_int(form.get("minutes")),
+                    bank_seconds=_int(form.get("bank")) or 120, delay_seconds=_int(form.get("delay"), 10) or 0,
+                    balances=_int(form.get("balances")) or 150, berserk=form.get("berserk") == "on",
+                    ack_timeout_s=_int(form.get("ack_timeout")) or 120,
+                    auto_advance=form.get("manual_rounds") != "on", actor=DIRECTOR)
+
+        try:
+            key = await run_in_threadpool(run)
+        except ClubError as exc:
+            return _list_page(request, form["csrf"], problem=exc.message, status=exc.status)
+        return RedirectResponse(f"/director/events/{key}", status_code=303)
+
+    @router.get("/director/events/{key}")
+    def screen(request: Request, key: str) -> Response:
+        csrf = director_session(request)
+        if csrf is None:
+            return RedirectResponse("/director/login", status_code=303)
+        return _screen(request, key, csrf)
+
+    def action(name: str, operation: Callable[[Any, str, dict[str, str], float], object]) -> None:
+        @router.post(f"/director/events/{{key}}/{name}", name=f"event_{name}")
+        async def post(request: Request, key: str) -> Response:
+            form = await checked_form(request)
+
+            def run() -> None:
+                with pool(request).connection() as conn:
+                    operation(conn, key, form, _now(request))
+
+            try:
+                await run_in_threadpool(run)
+            except ClubError as exc:
+                return _screen(request, key, form["csrf"], problem=exc.message, status=exc.status)
+            return RedirectResponse(f"/director/events/{key}", status_code=303)
+
+    action("join", lambda c, k, f, now: eventstore.join(c, k, f.get("player", ""), now, DIRECTOR))
+    action("withdraw", lambda c, k, f, now: eventstore.withdraw(c, k, f.get("player", ""), now, DIRECTOR,
+                                                                f.get("why")))
+    action("start", lambda c, k, f, now: eventstore.start(c, k, now, DIRECTOR))
+    action("next-round", lambda c, k, f, now: eventstore.next_round(c, k, now, DIRECTOR, f.get("why")))
+    action("repair", lambda c, k, f, now: eventstore.repair(
+        c, k, f.get("pairing", ""), [p for p in (f.get("seat0", ""), f.get("seat1", "")) if p], now, DIRECTOR,
+        f.get("why")))
+    action("cancel", lambda c, k, f, now: eventstore.cancel(c, k, f.get("pairing", ""), now, DIRECTOR, f.get("why")))
+    action("forbid", lambda c, k, f, now: eventstore.forbid(c, k, f.get("a", ""), f.get("b", ""), now, DIRECTOR,
+                                                            f.get("why")))
+    return router
+
+
+def _int(text: str | None, default: int | None = None) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        return -1  # refused by the checks with their reason
+
+
+def _list_page(request: Request, csrf: str, *, problem: str | None = None, status: int = 200) -> Response:
+    with pool(request).connection() as conn:
+        rows = eventstore.list_events(conn)
+    return page(request, "director/events.html", status=status, csrf=csrf, events=rows, problem=problem)
+
+
+def _screen(request: Request, key: str, csrf: str, *, problem: str | None = None, status: int = 200) -> Response:
+    found = _detail(request, key)
+    if found is None:
+        return page(request, "missing.html", status=404, what="event")
+    with pool(request).connection() as conn:
+        entered = {e["uuid"] for e in found["entrants"]}
+        others = [{"uuid": str(r[0]), "name": r[1]} for r in conn.execute(
+            "SELECT uuid, name FROM players WHERE merged_into IS NULL ORDER BY lower(name), uuid")
+            if str(r[0]) not in entered]
+    by_name = []
+    open_states = ("waiting", "offered", "acknowledged", "aborted")
+    for e in sorted(found["entrants"], key=lambda e: e["name"].lower()):
+        mine = [p for p in found["pairings"] if e["uuid"] in [x["uuid"] for x in p["players"]]]
+        current = next((p for p in mine if p["state"] in open_states), None)
+        if current is None and mine and found["format"] != "arena":
+            current = next((p for p in mine if p["round"] == found["round"]), None)
+        by_name.append({"entrant": e, "pairing": current})
+    if found["format"] == "arena":
+        shown = [p for p in found["pairings"] if p["state"] in open_states]
+        recent = [p for p in found["pairings"] if p["state"] == "played"][:12]
+    else:
+        shown = sorted((p for p in found["pairings"] if p["round"] == found["round"]), key=lambda p: p["board"])
+        recent = []
+    for entry in found["log"]:
+        entry["time"] = dt.datetime.fromtimestamp(entry["at"], dt.UTC).strftime("%H:%M:%S")
+    return page(request, "director/event.html", status=status, csrf=csrf, event=found, others=others,
+                by_name=by_name, shown=shown, recent=recent, problem=problem, now=_now(request))

@@ -9,6 +9,7 @@ through the app's inputs, Home at its end. So a hub's simulated evening can use 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ from kiosk.table import intents as do
 BERSERK_CHANCE = 0.3
 """How often a soak player halves their own bank when the arena allows it."""
 SYNC_INTERVAL_NS = 5 * NS_PER_S
+IDLE_WAIT_S = 0.05
+"""How long the soak's player waits at the home screen when no pairing is shown."""
 
 
 @dataclass
@@ -68,7 +71,9 @@ def event_step(app: App, table: EventTable, rng: random.Random, click: Callable[
         offered = app.controller.events.offered()
         if offered is not None:
             click(do.StartPairing(offered.uuid))
-        return True  # at home the table waits for the hub's pairing
+        else:
+            time.sleep(IDLE_WAIT_S)  # at home the table waits for the hub's pairing (not spinning: soaks share cores)
+        return True
     events = app.controller.events
     m = session.match
     if m.is_over:

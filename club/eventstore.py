@@ -164,7 +164,7 @@ def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: f
     event = _key(event, "event")
     with conn.transaction():
         _lock(conn)
-        state, _kind, current, _ = _event_row(conn, event)
+        state, kind, current, _ = _event_row(conn, event)
         who = find_player(conn, str(player))
         held = conn.execute("SELECT withdrawn_after FROM event_entrants WHERE event = %s AND player = %s",
                             (event, who)).fetchone()
@@ -176,8 +176,10 @@ def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: f
             return
         view = load_view(conn, event)
         last = current
+        # an arena's game already at a table is played and counts; a Swiss or round-robin board is cancelled
+        cancel = ("waiting", "offered") if kind == Format.ARENA.value else OPEN
         for row in view.rows:
-            if who in row.players and row.state in OPEN:
+            if who in row.players and row.state in cancel:
                 _save(conn, event, [replace(row, state="cancelled", finished_at=now, note="a player withdrew")])
                 _log(conn, event, now, actor, "cancelled", row.uuid, why="a player withdrew")
                 if row.round is not None:
@@ -583,9 +585,16 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
     elif row.state not in OPEN:
         refuse(f"the pairing is already {row.state}" + (f" ({row.note})" if row.note else ""), event)
         return
-    settings = conn.execute("SELECT format, berserk, bank_seconds FROM events WHERE uuid = %s", (event,)).fetchone()
+    settings = conn.execute("SELECT format, berserk, bank_seconds, delay_seconds, balances FROM events WHERE uuid = %s",
+                            (event,)).fetchone()
     assert settings is not None
-    kind, allowed, bank = settings
+    kind, allowed, bank, delay, balances = settings
+    config = header.config
+    if config.delay_ns != delay * NS or list(config.balances) != [balances, balances] or any(
+            b not in (bank * NS, bank * NS // 2) for b in config.bank_ns):
+        # counted all the same (the replay verified the match as played); the director sees it
+        _log(conn, event, header.ended_wall, "hub", "settings-differ", key, match=str(match.uuid),
+             why="the match was not played with the event's settings")
     flags = [False, False]
     for seat in berserk:
         halved = header.config.bank_ns[seat] * 2 == bank * NS

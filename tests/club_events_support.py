@@ -114,6 +114,8 @@ class SimTable:
     requests: int = 0
     failures: int = 0
     moved_away: int = 0
+    timings: dict[str, list[float]] = field(default_factory=dict)
+    """Seconds each answered request took, by kind (poll, ack, upload)."""
 
     def online(self, now: float) -> bool:
         return self.cut is None or not self.cut[0] <= now < self.cut[1]
@@ -123,12 +125,16 @@ class SimTable:
             self.failures += 1
             return None
         self.requests += 1
+        started = time.perf_counter()
         try:
-            return httpx.request(method, self.base() + path, headers={"Authorization": f"Bearer {self.token}"},
-                                 timeout=30, **kwargs)
+            got = httpx.request(method, self.base() + path, headers={"Authorization": f"Bearer {self.token}"},
+                                timeout=30, **kwargs)
         except httpx.TransportError:
             self.failures += 1
             return None
+        kind = "poll" if path.endswith("/assignment") else "ack" if path.endswith("/ack") else "upload"
+        self.timings.setdefault(kind, []).append(time.perf_counter() - started)
+        return got
 
     def step(self, now: float) -> None:
         """One moment of the table at ``now``: finish its match, upload, poll, acknowledge, start."""

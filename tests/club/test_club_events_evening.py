@@ -16,6 +16,7 @@ import contextlib
 import io
 import itertools
 import random
+import statistics
 import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -137,6 +138,17 @@ class Evening:
 
     def close(self) -> None:
         stop_served(self.served)
+
+    def timings(self) -> str:
+        """Median and 99th percentile of the tables' requests, in ms, by kind."""
+        out = []
+        for kind in ("poll", "ack", "upload"):
+            times = sorted(t for table in self.tables for t in table.timings.get(kind, []))
+            if times:
+                p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+                out.append(f"{kind} {len(times)}: median {statistics.median(times) * 1000:.1f} ms,"
+                           f" p99 {p99 * 1000:.1f} ms")
+        return "; ".join(out)
 
 
 def _rows(dsn: str, event: str) -> list[dict[str, Any]]:
@@ -294,7 +306,7 @@ def test_a_swiss_evening(dsn: str, pools: dict[str, list[dict[str, Any]]]) -> No
     finally:
         evening.close()
     assert figures["games"] == 30 and figures["moved"] == 0
-    print("swiss evening:", figures)
+    print("swiss evening:", figures, evening.timings())
 
 
 def test_an_arena_evening(dsn: str, pools: dict[str, list[dict[str, Any]]]) -> None:
@@ -306,7 +318,7 @@ def test_an_arena_evening(dsn: str, pools: dict[str, list[dict[str, Any]]]) -> N
     finally:
         evening.close()
     assert figures["games"] >= 12
-    print("arena evening:", figures)
+    print("arena evening:", figures, evening.timings())
 
 
 def test_a_swiss_evening_with_a_table_cut_off_and_the_hub_restarted(dsn: str, pools: dict[str, list[dict[str, Any]]]) -> None:
@@ -321,7 +333,7 @@ def test_a_swiss_evening_with_a_table_cut_off_and_the_hub_restarted(dsn: str, po
     assert evening.tables[2].moved_away >= 1 and figures["moved"] >= 1  # the offer it never acknowledged moved
     assert evening.tables[1].failures > 0 and evening.tables[2].failures > 0
     assert figures["games"] == 30
-    print("swiss evening with faults:", figures)
+    print("swiss evening with faults:", figures, evening.timings())
 
 
 def test_an_arena_evening_with_a_table_cut_off_and_the_hub_restarted(dsn: str, pools: dict[str, list[dict[str, Any]]]) -> None:
@@ -333,7 +345,7 @@ def test_an_arena_evening_with_a_table_cut_off_and_the_hub_restarted(dsn: str, p
     finally:
         evening.close()
     assert evening.restarts == 1 and figures["moved"] >= 1
-    print("arena evening with faults:", figures)
+    print("arena evening with faults:", figures, evening.timings())
 
 
 def test_the_pools_are_real_matches(pools: dict[str, list[dict[str, Any]]], tmp_path: Path) -> None:

@@ -297,3 +297,36 @@ def test_the_commands(club: Club, capsys: pytest.CaptureFixture[str]) -> None:
             code = club_main(["events", "create", "--database", club.dsn, "--name", "x", *bad])
         assert code in (None, 2)
     assert len(club.client.get("/api/v1/events").json()) == 1
+
+
+def test_late_entry_joins_the_next_round_and_a_bye_follows(club: Club) -> None:
+    event = club.event("--name", "Swiss", "--format", "swiss", "--rounds", "3")
+    late = {"uuid": str(uuid.uuid4()), "name": "Eka"}
+    assert club.upload(0, {"players": [late], "matches": []}).status_code == 200
+    with psycopg.connect(club.dsn) as conn:
+        eventstore.join(conn, event, "Eka", club.clock.t)
+        first = eventstore.event_detail(conn, event)
+        assert not any(late["uuid"] in [x["uuid"] for x in p["players"]] for p in first["pairings"])
+        eventstore.next_round(conn, event, club.clock.t, why="test: skip to round 2")
+        second = [p for p in eventstore.event_detail(conn, event)["pairings"] if p["round"] == 2]
+    placed = [x["uuid"] for p in second for x in p["players"]]
+    assert sorted(placed) == sorted([p["uuid"] for p in club.players] + [late["uuid"]])
+    assert sum(p["state"] == "bye" for p in second) == 1
+
+
+def test_an_arena_withdrawal_keeps_the_game_at_the_table_and_other_settings_are_flagged(
+        club: Club, pools: dict[str, list[dict[str, Any]]]) -> None:
+    event = club.event("--name", "Arena", "--format", "arena", "--minutes", "30", "--bank", "100")
+    a = club.poll(0)
+    assert a is not None and a["settings"]["bank_seconds"] == 100
+    assert club.ack(0, a["uuid"]).status_code == 200
+    with psycopg.connect(club.dsn) as conn:
+        eventstore.withdraw(conn, event, a["players"][0]["uuid"], club.clock.t, why="went home after this game")
+    assert club.row(a["uuid"])[0] == "acknowledged"
+    assert club.upload(0, {"players": [], "matches": [club.played(pools["none"], a)]}).status_code == 200
+    assert club.row(a["uuid"])[0] == "played"  # played with a 120 s bank: counted, and flagged
+    with psycopg.connect(club.dsn) as conn:
+        flagged = conn.execute("SELECT count(*) FROM event_log WHERE action = 'settings-differ'").fetchone()
+        assert flagged is not None and flagged[0] == 1
+        again = club.poll(0)
+    assert again is None or a["players"][0]["uuid"] not in [p["uuid"] for p in again["players"]]

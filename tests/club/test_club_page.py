@@ -72,7 +72,9 @@ def test_every_public_page_renders_and_a_name_like_a_script_tag_shows_as_text(si
         assert EVIL not in got.text, path
         assert "script-src 'self'" in got.headers["content-security-policy"]
         assert re.findall(r"<script[^>]*>", got.text) in ([], ['<script src="/static/live.js" defer>'],
-                                                           ['<script src="/static/replay.js" defer>']), path
+                                                           ['<script src="/static/replay.js" defer>'],
+                                                           ['<script src="/static/live.js" defer>',
+                                                            '<script src="/static/events_tv.js" defer>']), path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get("/ladder").text
     assert "&lt;script&gt;" in client.get(f"/tables/{key}").text
 

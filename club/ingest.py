@@ -21,7 +21,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from club.errors import BadRequest, Conflict
-from club.eventstore import link_match
+from club.eventlink import link_match
 from club.ratings import Result, Standing
 from club.standings import fold_new, next_version, settle, take_turn
 from club.tokens import Kiosk

@@ -20,7 +20,8 @@ from kiosk.table.intents import Intent
 from kiosk.table.players import Seat
 from kiosk.table.session import GameSession
 from kiosk.table.state import Screen, UiState
-from kiosk.ui import layout, theme
+from kiosk.ui import theme
+from kiosk.ui.part import Part
 from kiosk.ui.regions import Regions, compute_regions, to_screen
 from kiosk.ui.scenes.naming import NamedSeat
 from kiosk.ui.widgets import Hotspot, draw_button, text
@@ -108,17 +109,13 @@ class Scene:
         return []
 
 
-class Layer:
+class Layer(Part):
     """A full-screen layer drawn upright for one player and turned toward them; hotspots mapped back."""
 
     def __init__(self, context: Context, facing: int | None) -> None:
         self.context = context
-        self.turned = context.facing(facing)
-        self.surface = pygame.Surface(context.size)
-        self.surface.fill(theme.BACKGROUND)
-        self.spots: list[Hotspot] = []
         # a full-screen layer is the whole table's while it is up (turned toward whoever uses it)
-        layout.frame(self.surface, self.surface.get_rect(), self.turned)
+        super().__init__(pygame.Rect((0, 0), context.size), context.facing(facing), fill=theme.BACKGROUND)
 
     def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
                enabled: bool = True, size: int | None = None) -> None:
@@ -129,10 +126,7 @@ class Layer:
 
     def finish(self, target: pygame.Surface) -> list[Hotspot]:
         """Put the layer on ``target``; returns its hotspots in screen coordinates."""
-        local = pygame.transform.rotate(self.surface, 180) if self.turned else self.surface
-        target.blit(local, (0, 0))
-        screen = target.get_rect()
-        return [Hotspot(to_screen(s.rect, screen, self.turned), s.intent) for s in self.spots]
+        return self.put(target)
 
 
 def clear_of_admin(context: Context, rect: pygame.Rect, turned: bool) -> pygame.Rect:
@@ -153,13 +147,9 @@ def turned_toward(context: Context, surface: pygame.Surface, facing: int | None,
     table; the hotspots mapped back to the screen."""
     if not context.facing(facing):
         return paint(surface)
-    local = pygame.Surface(context.size)
-    local.fill(theme.BACKGROUND)
-    layout.frame(local, local.get_rect(), True)
-    spots = paint(local)
-    surface.blit(pygame.transform.rotate(local, 180), (0, 0))
-    screen = surface.get_rect()
-    return [Hotspot(to_screen(s.rect, screen, True), s.intent) for s in spots]
+    part = Part(pygame.Rect((0, 0), context.size), True, fill=theme.BACKGROUND)
+    part.add(paint(part.surface))
+    return part.put(surface)
 
 
 def pager(layer: Layer, t: Translator, page: int, count: int, intent: Callable[[int], Intent],

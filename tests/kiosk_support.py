@@ -74,12 +74,10 @@ def wait_out_repeat(app: App, pos: tuple[int, int]) -> None:
 
 def draw_recorded(app: App, clock: FakeClock) -> list[theme.Fit]:
     """Draw the whole screen once and return every text fit the drawing measured."""
-    theme.RECORDER = []
-    try:
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(fits=fits):
         app.draw(clock.now(), full=True)
-        return theme.RECORDER
-    finally:
-        theme.RECORDER = None
+    return fits
 
 
 def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "table") -> App:

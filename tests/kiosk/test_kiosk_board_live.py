@@ -41,11 +41,9 @@ def live_problems(orientation: str) -> tuple[list[str], list[str], int, int]:
             if plays and seed % 2:  # every other frame with a tile picked up: its points lit
                 session.select(plays[0].tile, clock.advance(1))
             clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
-            recorder = layout.start()
-            try:
+            recorder = layout.LayoutRecorder()
+            with app.stage.context.recorded(layout=recorder):
                 app.draw(clock.now(), full=True)
-            finally:
-                layout.stop()
             record = layout_record(app, recorder, f"live-{seed}", orientation, "en")
             board = record.get("board", [])
             texts = record.get("texts", [])

@@ -20,7 +20,7 @@ from kiosk.devtools.screenshots import shoot
 from kiosk.i18n import LANGUAGES
 from kiosk.table import intents as do
 from kiosk.timesource import FakeClock
-from kiosk.ui import layout
+from kiosk.ui import layout, theme
 
 
 def _problems(out: Path, orientation: str, language: str) -> list[str]:
@@ -75,15 +75,13 @@ def test_the_checks_find_what_they_are_for() -> None:
 def test_a_text_on_a_turned_panel_is_recorded_where_it_lands_and_facing_player_2() -> None:
     screen = pygame.Surface((800, 480))
     screen.fill((0, 0, 0))
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with layout.recording(recorder):
         recorder.clear(screen)
         panel = pygame.Surface((800, 100))
         panel.fill((10, 40, 30))
         layout.frame(panel, pygame.Rect(0, 0, 800, 100), True, 1)
         layout.text(panel, pygame.Rect(0, 0, 200, 30), 24, (240, 236, 222), "Player 2")
-    finally:
-        layout.stop()
     (record,) = recorder.texts
     assert record.rect == (600, 70, 200, 30) and record.facing == 1 and record.seat == 1
     assert record.bg == (10, 40, 30)
@@ -106,11 +104,9 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
     assert top.rect.centery < 240
     tap(app, top.intent)
     assert app.ui.help_open and app.ui.help_facing == 1 and app.stage.help_pages() > 0
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     help_texts = [t for t in recorder.texts if t.role == "help"]
     assert help_texts and all(t.facing == 1 for t in help_texts)
     assert all(any("\u0400" <= ch <= "\u04ff" for ch in t.text) for t in help_texts if t.text.strip("0123456789 ()/.,:-"))
@@ -135,3 +131,21 @@ def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tu
     assert len(cards) == (2 if orientation == "table" else 1)
     assert all(not card.colliderect(board) for card in cards)
     assert board.height >= app.stage.regions.board.height // 3
+
+
+def test_a_recorder_takes_only_the_drawing_of_the_context_it_was_handed_to() -> None:
+    """Recorders are handed to the drawing context, not set in module globals: drawing outside the
+    ``with`` (or a surface drawn by hand meanwhile) records nothing."""
+    clock = FakeClock(10 * NS_PER_S)
+    app = App(KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3))
+    recorder = layout.LayoutRecorder()
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(layout=recorder, fits=fits):
+        assert layout.recorder() is None  # only while the stage draws
+        app.draw(clock.now(), full=True)
+    texts, measured = len(recorder.texts), len(fits)
+    assert texts > 0 and measured > 0 and {t.text for t in recorder.texts} & {f.text for f in fits}
+    app.draw(clock.now(), full=True)
+    layout.text(pygame.Surface((100, 100)), pygame.Rect(0, 0, 50, 20), 16, (255, 255, 255), "by hand")
+    assert (len(recorder.texts), len(fits)) == (texts, measured)
+    assert app.stage.context.layout_recorder is None and app.stage.context.fits is None

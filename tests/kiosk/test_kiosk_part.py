@@ -33,13 +33,11 @@ def test_a_part_is_put_turned_and_its_hotspots_land_on_what_it_drew(turned: bool
 def test_a_clear_part_keeps_what_lies_beneath_and_is_declared_to_the_layout_records() -> None:
     screen = pygame.Surface((100, 100))
     screen.fill(GREEN)
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with layout.recording(recorder):
         part = Part(pygame.Rect(0, 0, 50, 50), True, 1, clear=True)
         layout.text(part.surface, pygame.Rect(0, 0, 20, 10), 16, (255, 255, 255), "x")
         part.put(screen)
-    finally:
-        layout.stop()
     assert screen.get_at((25, 25))[:3] == GREEN
     [record] = recorder.texts
     assert (record.rect, record.facing, record.seat) == ((30, 40, 20, 10), 1, 1)

@@ -44,12 +44,10 @@ def type_name(app: App, name: str) -> None:
 
 
 def drawn_texts(app: App) -> set[str]:
-    theme.RECORDER = []
-    try:
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(fits=fits):
         app.draw(app.clock.now(), full=True)
-        return {f.text for f in theme.RECORDER}
-    finally:
-        theme.RECORDER = None
+    return {f.text for f in fits}
 
 
 def resign_after_start(app: App, clock: FakeClock, loser: int) -> None:

@@ -39,12 +39,10 @@ def make_app(seed: int = 5) -> tuple[App, FakeClock]:
 
 
 def recorded(app: App, clock: FakeClock) -> layout.LayoutRecorder:
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder
 
 

@@ -47,12 +47,10 @@ def make_app(language: str = "en", **match: object) -> tuple[App, FakeClock]:
 
 
 def recorded(app: App, clock: FakeClock) -> list[layout.TextRecord]:
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder.texts
 
 

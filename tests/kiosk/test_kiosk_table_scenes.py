@@ -42,12 +42,10 @@ def make_app(orientation: str = "table", journal: Journal | None = None, **match
 
 def recorded(app: App, clock: FakeClock) -> layout.LayoutRecorder:
     """Draw the whole screen with the layout record on."""
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder
 
 

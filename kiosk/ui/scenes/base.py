@@ -8,7 +8,8 @@ buttons carry (``offers``) and hands them to the controller, which changes the s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,9 +22,11 @@ from kiosk.table.players import Seat
 from kiosk.table.session import GameSession
 from kiosk.table.state import Screen, UiState
 from kiosk.ui import theme
+from kiosk.ui.layout import LayoutRecorder
 from kiosk.ui.part import Part
 from kiosk.ui.regions import Regions, compute_regions, to_screen
 from kiosk.ui.scenes.naming import NamedSeat
+from kiosk.ui.theme import Fit
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
@@ -45,6 +48,20 @@ class Context:
         self.orientation = orientation
         self.regions: Regions = compute_regions(size[0], size[1], orientation)
         self._names: dict[tuple[str, int, int], Translator] = {}
+        self.layout_recorder: LayoutRecorder | None = None
+        """Receives the layout record of each screen drawn (None: none is taken, as in the kiosk)."""
+        self.fits: list[Fit] | None = None
+        """Receives a ``Fit`` for every text drawn (None: none are kept)."""
+
+    @contextmanager
+    def recorded(self, layout: LayoutRecorder | None = None, fits: list[Fit] | None = None) -> Iterator[None]:
+        """Inside the ``with``, what the stage draws is recorded into ``layout`` and ``fits``."""
+        kept = self.layout_recorder, self.fits
+        self.layout_recorder, self.fits = layout, fits
+        try:
+            yield
+        finally:
+            self.layout_recorder, self.fits = kept
 
     @property
     def ui(self) -> UiState:

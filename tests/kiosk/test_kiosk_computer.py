@@ -20,7 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing, spot_for, tap
+from kiosk_support import Closing, draw_recorded, kiosk_app, playing, spot_for, tap
 
 import engine.bots
 import kiosk.ui.scenes.table as table_scene
@@ -58,12 +58,11 @@ class QueuedExecutor(Executor):
 
 def make_app(journal: Journal | None = None, *, executor: Executor | None = None, boot_id: str = "boot-1",
              clock: FakeClock | None = None, config: KioskConfig | None = None) -> tuple[App, FakeClock]:
-    clock = clock or FakeClock(10 * S)
-    config = config or KioskConfig()  # the kiosk's default: hand-overs on (practice matches have none)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), journal=journal,
-              boot_id=boot_id, simulator=True)
-    app.controller.bot_executor = executor or InlineExecutor()
-    app.controller.bot_samples = 12  # level 4: a fixed amount of work (the fake clock never moves by itself)
+    # config: the kiosk's default (hand-overs on; practice matches have none); level 4 thinks a fixed
+    # amount (the fake clock never moves by itself)
+    app, clock = kiosk_app(config, clock=clock, journal=journal, boot_id=boot_id, simulator=True, bots=12)
+    if executor is not None:
+        app.controller.bot_executor = executor
     return app, clock
 
 
@@ -136,28 +135,25 @@ def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], 
 
 
 @pytest.mark.parametrize("level", [1, *(pytest.param(level, marks=pytest.mark.slow) for level in (2, 3, 4))])
-def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(
+def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(closing: Closing,
         level: int, tmp_path: Path, drawn_hands: list[tuple[Tile, ...]]) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     short = replace(KioskConfig(), match=replace(KioskConfig().match, balances=60))  # no bot bids its points away
     app, clock = make_app(journal, config=short)
-    try:
-        start_practice(app, clock, level)
-        play_whole_match(app, clock, drawn_hands)
-        frame(app, clock)
-        computer = app.controller.computer
-        assert computer is not None and computer.moves > 10 and computer.dropped == 0
-        assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
-        outcome = playing(app).match.outcome
-        assert outcome is not None and outcome.winner in (0, 1)
-        (record,) = journal.matches()
-        assert record.finished and record.players[1] is None and not record.rated
-        assert journal.computer_levels([record.id]) == {record.id: level}
-        states = list(journal.replay_states(record.id))  # every stored step is legal when played again
-        assert states[-1].match.outcome == outcome
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    start_practice(app, clock, level)
+    play_whole_match(app, clock, drawn_hands)
+    frame(app, clock)
+    computer = app.controller.computer
+    assert computer is not None and computer.moves > 10 and computer.dropped == 0
+    assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
+    outcome = playing(app).match.outcome
+    assert outcome is not None and outcome.winner in (0, 1)
+    (record,) = journal.matches()
+    assert record.finished and record.players[1] is None and not record.rated
+    assert journal.computer_levels([record.id]) == {record.id: level}
+    states = list(journal.replay_states(record.id))  # every stored step is legal when played again
+    assert states[-1].match.outcome == outcome
 
 
 def computers_play_turn_began(app: App, clock: FakeClock) -> int:
@@ -232,8 +228,7 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
         frame(app, clock)
         assert app.controller.computer.moves == 1
     finally:
-        gate.set()
-        app.close()
+        gate.set()  # the worker thread finishes before the app closes
 
 
 def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None:
@@ -276,37 +271,34 @@ def test_no_hint_in_a_match_between_people() -> None:
     assert playing(app).selected is None and not any("Hint" in m.text for m in playing(app).messages)
 
 
-def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_path: Path) -> None:
+def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     anna = Players(journal).create("Anna")
     app, clock = make_app(journal)
-    try:
-        start_practice(app, clock, 3)
-        tap(app, do.OpenPicker(0))
-        tap(app, do.PickPlayer(0, anna.id))
-        assert spot_for(app, do.OpenPicker(1)) is None  # nobody picks a name for the computer
-        tap(app, do.Start(0))
-        frame(app, clock)
-        tap(app, do.Resign(0))
-        tap(app, do.ConfirmResign(0))
-        frame(app, clock)
-        (record,) = journal.matches()
-        assert record.finished and record.players == (anna.id, None) and not record.rated
-        assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
-        tap(app, do.Rematch())  # the same opponent again
-        assert app.controller.computer is not None and app.controller.computer.level == 3
-        tap(app, do.GoHome())
-        assert app.controller.computer is None
-        app.controller.handle(do.OpenHistory(anna.id), clock.now())
-        texts = [fit.text for fit in draw_recorded(app, clock)]
-        assert "Computer (Club)" in texts and "Loss" in texts
-        assert "Against the computer (wins–losses): Club 0–1" in texts  # the results per level
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    start_practice(app, clock, 3)
+    tap(app, do.OpenPicker(0))
+    tap(app, do.PickPlayer(0, anna.id))
+    assert spot_for(app, do.OpenPicker(1)) is None  # nobody picks a name for the computer
+    tap(app, do.Start(0))
+    frame(app, clock)
+    tap(app, do.Resign(0))
+    tap(app, do.ConfirmResign(0))
+    frame(app, clock)
+    (record,) = journal.matches()
+    assert record.finished and record.players == (anna.id, None) and not record.rated
+    assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
+    tap(app, do.Rematch())  # the same opponent again
+    assert app.controller.computer is not None and app.controller.computer.level == 3
+    tap(app, do.GoHome())
+    assert app.controller.computer is None
+    app.controller.handle(do.OpenHistory(anna.id), clock.now())
+    texts = [fit.text for fit in draw_recorded(app, clock)]
+    assert "Computer (Club)" in texts and "Loss" in texts
+    assert "Against the computer (wins–losses): Club 0–1" in texts  # the results per level
 
 
-def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_path: Path) -> None:
+def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app(journal)
     start_practice(app, clock, 4)
@@ -326,24 +318,21 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
     clock.advance(1)  # it comes back a second later in the same boot
     journal = Journal.open(killed / "journal.sqlite3")
     again, _ = make_app(journal, clock=clock)
-    try:
-        frame(again, clock)
-        computer = again.controller.computer
-        assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
-        m = playing(again).match
-        assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
-        assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
-        for _ in range(200):  # the person plays on; the computer answers
-            if computer.moves:
-                break
-            if m.to_act == 1:
-                frame(again, clock, 0.25)
-            else:
-                person_turn(again, clock)
-        assert computer.moves >= 1
-    finally:
-        again.close()
-        journal.close()
+    closing.later(journal.close)
+    frame(again, clock)
+    computer = again.controller.computer
+    assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
+    m = playing(again).match
+    assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
+    assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
+    for _ in range(200):  # the person plays on; the computer answers
+        if computer.moves:
+            break
+        if m.to_act == 1:
+            frame(again, clock, 0.25)
+        else:
+            person_turn(again, clock)
+    assert computer.moves >= 1
 
 
 def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
@@ -388,7 +377,8 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
         assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
 
 
-def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(tmp_path: Path) -> None:
+def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(closing: Closing,
+                                                                                       tmp_path: Path) -> None:
     from hardware.config import HardwareConfig, SerialConfig
     from hardware.ptyboard import PtyBoard
     from kiosk.table.session import match_config
@@ -396,31 +386,28 @@ def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_
     board = PtyBoard(tmp_path / "panel", name="TESTBOARD")
     serial = SerialConfig(enabled=True, url=str(tmp_path / "panel"), reconnect_max_s=0.05)
     app, clock = make_app(config=replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial)))
-    try:
-        board.plug()
-        start_practice(app, clock, 3)
-        s = playing(app)
-        s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
-        frame(app, clock)
-        tap(app, do.Start(0))
-        frame(app, clock)
-        m = s.match
-        assert m.phase is Phase.AUCTION and m.to_act == 0
-        assert board.wait_for(lambda lines: b"STATE AUCTION" in lines and b"LIT 1 --- 0" in lines
-                              and any(line.startswith(b"LIT 0 -R") for line in lines), 5.0), board.lines
-        board.take_lines()
-        clock.advance(0.5)
-        board.send_line("BTN 1 RAISE")  # the computer's edge of the panel: nothing happens
-        board.send_line("BTN 0 RAISE")  # the person bids 15 on the panel
-        assert app.ports.queue.wait(2, timeout=5.0)  # both presses reached the kiosk's queue
-        frame(app, clock, 0.01)
-        auction = m.auction()
-        assert auction is not None and auction.bid == 15 and auction.bidder == 0 and m.to_act == 1
-        assert board.wait_for(lambda lines: b"TURN 1" in lines and b"LIT 0 --- 0" in lines, 5.0), board.lines
-        assert not [line for line in board.lines if line.startswith(b"LIT 1 ") and line != b"LIT 1 --- 0"]
-    finally:
-        app.close()
-        board.unplug()
+    closing.later(board.unplug)
+    board.plug()
+    start_practice(app, clock, 3)
+    s = playing(app)
+    s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
+    frame(app, clock)
+    tap(app, do.Start(0))
+    frame(app, clock)
+    m = s.match
+    assert m.phase is Phase.AUCTION and m.to_act == 0
+    assert board.wait_for(lambda lines: b"STATE AUCTION" in lines and b"LIT 1 --- 0" in lines
+                          and any(line.startswith(b"LIT 0 -R") for line in lines), 5.0), board.lines
+    board.take_lines()
+    clock.advance(0.5)
+    board.send_line("BTN 1 RAISE")  # the computer's edge of the panel: nothing happens
+    board.send_line("BTN 0 RAISE")  # the person bids 15 on the panel
+    assert app.ports.queue.wait(2, timeout=5.0)  # both presses reached the kiosk's queue
+    frame(app, clock, 0.01)
+    auction = m.auction()
+    assert auction is not None and auction.bid == 15 and auction.bidder == 0 and m.to_act == 1
+    assert board.wait_for(lambda lines: b"TURN 1" in lines and b"LIT 0 --- 0" in lines, 5.0), board.lines
+    assert not [line for line in board.lines if line.startswith(b"LIT 1 ") and line != b"LIT 1 --- 0"]
 
 
 class RecordingExecutor(InlineExecutor):

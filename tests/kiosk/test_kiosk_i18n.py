@@ -14,13 +14,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing
+from kiosk_support import draw_recorded, kiosk_app, playing
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
 from engine.errors import BAD_AMOUNT, MATCH_OVER, NOT_YOUR_TURN, WRONG_PHASE
 from kiosk import i18n
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
+from kiosk.config import MatchSettings
 from kiosk.devtools.screenshots import scenes
 from kiosk.i18n import catalogs
 from kiosk.table import intents as do
@@ -156,11 +156,7 @@ def test_missing_fonts_give_a_clear_warning_and_the_built_in_font(tmp_path: Path
 
 
 def _app(language: str, orientation: str, size: tuple[int, int] = (800, 480)) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     kiosk=replace(config.kiosk, language=language))
-    clock = FakeClock(5 * S)
-    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(7), simulator=True)
+    app, clock = kiosk_app(orientation=orientation, language=language, size=size, start_s=5, seed=7, simulator=True)
     app.ui.language = language  # the same as the configuration (works before app.py passes it on)
     app.controller.refresh_texts()
     return app, clock

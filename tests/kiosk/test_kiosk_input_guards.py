@@ -6,23 +6,19 @@ owner's keypad over a running match leave the acting player's side alone (issues
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing, spot_for, tap
+from kiosk_support import draw_recorded, kiosk_app, playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Deal, Draw, EndReason, Match, MatchConfig, Phase, Play, Start, Tile
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.devtools import double_taps
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
-from kiosk.table.computer import InlineExecutor
 from kiosk.table.presses import Tap
 from kiosk.timesource import FakeClock
 
@@ -33,16 +29,8 @@ PIN = "4821"
 
 
 def make_app(orientation: str = "table", handover: bool = False, pin: LoadedPin | None = None) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=MatchSettings(handover=handover))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True,
-              owner_pin=pin)
-    app.controller.bot_executor = InlineExecutor()
-    app.controller.bot_samples = 4
-    app.step(wait=False)
-    return app, clock
+    return kiosk_app(orientation=orientation, match={"handover": handover}, simulator=True, owner_pin=pin, bots=4,
+                     step=True)
 
 
 def click(app: App, pos: tuple[int, int]) -> None:

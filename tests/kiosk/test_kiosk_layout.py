@@ -5,21 +5,17 @@ they need from their own edge (the same checks as the shared layout audit)."""
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
-from kiosk_support import tap
+from kiosk_support import kiosk_app, tap
 
-from engine import NS_PER_S
-from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.devtools.screenshots import shoot
 from kiosk.i18n import LANGUAGES
 from kiosk.table import intents as do
-from kiosk.timesource import FakeClock
 from kiosk.ui import layout, theme
 
 
@@ -92,9 +88,7 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
     language; Player 1's opens it upright; a tap on the home screen's Rules faces the half tapped."""
     config = KioskConfig()
     config = replace(config, display=replace(config.display, orientation="table"))
-    clock = FakeClock(10 * NS_PER_S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
-    app.step(wait=False)
+    app, clock = kiosk_app(config, simulator=True, step=True)
     tap(app, do.NewMatch())
     app.ui.player_languages[1] = "uk"
     app.step(wait=False)
@@ -124,7 +118,7 @@ def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tu
     from kiosk.ui.scenes.settlement import Settlement
 
     config = KioskConfig()
-    app = App(config, clock=FakeClock(0), size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
+    app, _ = kiosk_app(config, size=size, start_s=0, simulator=True)
     scene = Settlement(Context(app.controller, size, orientation))
     board = scene.board_area()
     cards = [card for card, _ in scene.top_cards()]
@@ -136,8 +130,7 @@ def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tu
 def test_a_recorder_takes_only_the_drawing_of_the_context_it_was_handed_to() -> None:
     """Recorders are handed to the drawing context, not set in module globals: drawing outside the
     ``with`` (or a surface drawn by hand meanwhile) records nothing."""
-    clock = FakeClock(10 * NS_PER_S)
-    app = App(KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3))
+    app, clock = kiosk_app()
     recorder = layout.LayoutRecorder()
     fits: list[theme.Fit] = []
     with app.stage.context.recorded(layout=recorder, fits=fits):

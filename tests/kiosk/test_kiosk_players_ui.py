@@ -4,14 +4,13 @@ leaderboard, a player's history and the step-through replay — real SQLite, fak
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import intents_on_screen, open_app, playing, spot_for, tap
+from kiosk_support import Closing, intents_on_screen, open_app, playing, spot_for, tap
 
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
@@ -26,12 +25,11 @@ S = NS_PER_S
 
 
 @pytest.fixture
-def kiosk(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
+def kiosk(journal: Journal) -> tuple[App, FakeClock]:
     clock = FakeClock(10 * S)
     app = open_app(journal, clock)
     frame(app)
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def frame(app: App) -> None:
@@ -204,7 +202,7 @@ def test_the_keyboard_says_why_a_name_is_refused_in_the_players_language(kiosk: 
     assert app.ui.records.picker is None and app.ui.records.chosen == [None, None]
 
 
-def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
+def test_picked_names_come_back_after_a_restart(closing: Closing, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     journal = Journal.open(path)
     anna, ben = Players(journal).create("Anna"), Players(journal).create("Ben")
@@ -221,13 +219,10 @@ def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
     journal.close()
     journal = Journal.open(path)
     again = open_app(journal, clock)
-    try:
-        frame(again)
-        assert again.session is not None and again.ui.records.chosen == [anna, ben]
-        assert {"Anna", "Ben"} <= drawn_texts(again)
-    finally:
-        again.close()
-        journal.close()
+    closing.later(journal.close)
+    frame(again)
+    assert again.session is not None and again.ui.records.chosen == [anna, ben]
+    assert {"Anna", "Ben"} <= drawn_texts(again)
 
 
 def test_without_a_journal_no_names_are_offered() -> None:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
-
 import pygame
-from kiosk_support import spot_for, tap
+from kiosk_support import kiosk_app, spot_for, tap
 
 from engine import NS_PER_S
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
 from kiosk.table.repeat import REPEAT_AFTER_NS, REPEAT_EVERY_NS, StepperRepeat
@@ -22,9 +18,8 @@ PIN = "4821"
 
 def open_editor() -> tuple[App, FakeClock]:
     clock = FakeClock(10 * S)
-    app = App(replace(KioskConfig(), match=MatchSettings(handover=False, delay_seconds=60)), clock=clock,
-              size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True,
-              owner_pin=LoadedPin(OwnerPin.new(PIN, iterations=10_000)), boot_id="boot-1")
+    app, _ = kiosk_app(match={"handover": False, "delay_seconds": 60}, clock=clock, simulator=True,
+                       owner_pin=LoadedPin(OwnerPin.new(PIN, iterations=10_000)), boot_id="boot-1")
     app.step(wait=False)
     tap(app, do.OpenSettings())
     tap(app, do.EditSettings())

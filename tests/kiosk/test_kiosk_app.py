@@ -67,7 +67,7 @@ def play_turn(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(play.player, play.tile))
-    if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile:
+    if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile and play.at is not None:
         tap(app, do.TapPoint(play.at))
 
 
@@ -237,7 +237,8 @@ def blocked_soon(app: App, clock: FakeClock) -> None:
     """Player 1 to play [0|1] (from [0|1] [2|3]); player 2 holds [2|6] [3|6]; the boneyard is empty."""
     from engine import ALL_TILES, Layout, Match, Tile
 
-    layout, data_layout = Layout(), []
+    layout = Layout()
+    data_layout: list[list[object]] = []
     names = LINE_TO_BLOCK.split()
     end = None
     for name in names:

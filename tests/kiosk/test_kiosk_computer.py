@@ -30,9 +30,10 @@ from kiosk.config import KioskConfig
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
-from kiosk.table.computer import MIN_MOVE_NS, InlineExecutor
+from kiosk.table.computer import MIN_MOVE_NS, ComputerPlayer, InlineExecutor
 from kiosk.table.state import Screen
 from kiosk.timesource import FakeClock
+from kiosk.ui.board.table import draw_hand
 from kiosk.ui.scenes.handover import Handover
 
 S = NS_PER_S
@@ -56,6 +57,13 @@ class QueuedExecutor(Executor):
         self.jobs.clear()
 
 
+def the_computer(app: App) -> ComputerPlayer:
+    """The computer player of the practice match at the table (there must be one)."""
+    computer = app.controller.computer
+    assert computer is not None, "no practice match"
+    return computer
+
+
 def make_app(journal: Journal | None = None, *, executor: Executor | None = None, boot_id: str = "boot-1",
              clock: FakeClock | None = None, config: KioskConfig | None = None) -> tuple[App, FakeClock]:
     # config: the kiosk's default (hand-overs on; practice matches have none); level 4 thinks a fixed
@@ -77,7 +85,7 @@ def start_practice(app: App, clock: FakeClock, level: int) -> None:
     assert app.ui.screen == Screen.PRACTICE
     tap(app, do.PlayComputer(level))
     assert app.session is not None and app.controller.computer is not None
-    assert app.controller.computer.level == level and app.controller.computer.seat == 1
+    assert the_computer(app).level == level and the_computer(app).seat == 1
 
 
 def person_turn(app: App, clock: FakeClock) -> None:
@@ -105,7 +113,7 @@ def person_turn(app: App, clock: FakeClock) -> None:
 def drawn_hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, ...]]]:
     """Every hand the table draws face up, in order (the real drawing still happens)."""
     drawn: list[tuple[Tile, ...]] = []
-    real = table_scene.draw_hand
+    real = draw_hand  # the table scene's (it imports it from the board's drawing)
 
     def spy(surface: pygame.Surface, area: pygame.Rect, hand: Sequence[Tile], *args: Any) -> Any:
         drawn.append(tuple(hand))
@@ -174,15 +182,15 @@ def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
     start_practice(app, clock, 2)
     s = playing(app)
     began = computers_play_turn_began(app, clock)
-    moves = app.controller.computer.moves
+    moves = the_computer(app).moves
     while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
         frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
+        assert s.match.to_act == 1 and the_computer(app).moves == moves  # still thinking
         assert "Computer (Casual) is thinking…" in [fit.text for fit in draw_recorded(app, clock)]  # on the person's half
     assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
     clock.t = began + MIN_MOVE_NS
     app.step(wait=False)
-    assert app.controller.computer.moves == moves + 1
+    assert the_computer(app).moves == moves + 1
     assert s.match.last_command_ns == began + MIN_MOVE_NS  # applied at the frame's time, a second on
 
 
@@ -201,7 +209,7 @@ def test_an_answer_for_a_match_that_moved_on_is_dropped() -> None:
     frame(app, clock, 2)
     m = s.match
     assert m.is_over and m.outcome is not None and m.outcome.winner == 1
-    assert app.controller.computer.dropped == 1 and app.controller.computer.moves == 0
+    assert the_computer(app).dropped == 1 and the_computer(app).moves == 0
 
 
 def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -222,11 +230,12 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
             person_turn(app, clock)
         for _ in range(30):  # three seconds of frames while the worker is busy
             frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.question is not None
+        question = the_computer(app).question
+        assert s.match.to_act == 1 and question is not None
         gate.set()
-        app.controller.computer.question.future.result(timeout=30)
+        question.future.result(timeout=30)
         frame(app, clock)
-        assert app.controller.computer.moves == 1
+        assert the_computer(app).moves == 1
     finally:
         gate.set()  # the worker thread finishes before the app closes
 
@@ -248,7 +257,7 @@ def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None
     assert m.to_act == 0 and s.selected is None
     view = PlayerView.of(m, 0, clock.now() + 10_000_000)
     tap(app, do.Hint(0))
-    hint = app.controller.computer.hint_for(m)
+    hint = the_computer(app).hint_for(m)
     assert isinstance(hint, Play) and m.is_legal(hint)
     assert s.selected == hint.tile  # raised in the hand, its points lit
     assert any(message.text == f"Hint: play [{hint.tile}]" and message.player == 0 for message in s.messages)
@@ -289,7 +298,7 @@ def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(clos
     assert record.finished and record.players == (anna.id, None) and not record.rated
     assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
     tap(app, do.Rematch())  # the same opponent again
-    assert app.controller.computer is not None and app.controller.computer.level == 3
+    assert app.controller.computer is not None and the_computer(app).level == 3
     tap(app, do.GoHome())
     assert app.controller.computer is None
     app.controller.handle(do.OpenHistory(anna.id), clock.now())
@@ -348,6 +357,7 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
     frame(app, clock)
     tap(app, do.Start(0))
     factory = app.ports.pin_factory
+    assert factory is not None
 
     def press(player: int, button: Button) -> None:
         clock.advance(0.5)
@@ -460,7 +470,9 @@ def test_level_4_searches_for_what_is_left_of_the_pause_on_the_clock_it_is_given
     match = Match()
     match.apply(Start(None, shuffle_deal(random.Random(5))), 10 * S)
     while match.to_act != 1 or len(match.legal_actions()) < 2:  # the computer's turn, with a choice
-        match.apply(engine.bots.choose(PlayerView.of(match, match.to_act, 10 * S), 2, random.Random(1)), 10 * S)
+        player = match.to_act
+        assert player is not None
+        match.apply(engine.bots.choose(PlayerView.of(match, player, 10 * S), 2, random.Random(1)), 10 * S)
     began = match.decision_started_ns()
     assert began is not None
     clock = TickingClock(began + S // 4, tick_ns=S // 200)  # asked 250 ms into the turn; 5 ms per reading
@@ -469,14 +481,19 @@ def test_level_4_searches_for_what_is_left_of_the_pause_on_the_clock_it_is_given
     assert computer.budget_for(began, began + S // 4) == 5 * S // 2 - S // 4 - ANSWER_MARGIN_NS
     assert computer.budget_for(began, began + 3 * S) == MIN_BUDGET_NS  # the pause is over: a short search
     applied: list[Action] = []
+
+    def take(action: Action, at: int) -> bool:
+        applied.append(action)
+        return True
+
     now = clock.t
-    assert not computer.update(match, now, lambda action, at: applied.append(action) or True)
+    assert not computer.update(match, now, take)
     [call] = executor.calls
     assert call["samples"] is None and call["budget_ns"] == began + 5 * S // 2 - ANSWER_MARGIN_NS - now
     readings = clock.readings
     assert readings >= 2  # it searched on the clock, not a fixed number of iterations
     assert clock.t <= began + 5 * S // 2 + S // 100  # and stopped within a reading of the pause's end
-    assert computer.update(match, began + 5 * S // 2, lambda action, at: applied.append(action) or True)
+    assert computer.update(match, began + 5 * S // 2, take)
     assert len(applied) == 1 and applied[0] in match.legal_actions()
     fixed = ComputerPlayer(4, clock.now, executor, random.Random(2), budget_ns=S // 10)
     assert fixed.budget_for(began, began) == S // 10  # a fixed budget stays fixed
@@ -489,11 +506,11 @@ def test_the_configured_pause_holds_every_level_s_move() -> None:
     start_practice(app, clock, 2)
     s = playing(app)
     began = computers_play_turn_began(app, clock)
-    moves = app.controller.computer.moves
+    moves = the_computer(app).moves
     while clock.now() + 100_000_000 < began + 5 * S // 2:
         frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still its pause
+        assert s.match.to_act == 1 and the_computer(app).moves == moves  # still its pause
     clock.t = began + 5 * S // 2
     app.step(wait=False)
-    assert app.controller.computer.moves == moves + 1
+    assert the_computer(app).moves == moves + 1
     assert s.match.last_command_ns == began + 5 * S // 2

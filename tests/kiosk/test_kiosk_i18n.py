@@ -82,6 +82,7 @@ def test_engine_refusals_keep_their_english_and_translate() -> None:
     assert not session.command(Decline(other), 2 * S)
     refused = session.messages[-1]
     assert refused.text == "That is not possible now: the match is in its play phase."  # a decline in play
+    assert isinstance(refused.text, i18n.Text)
     assert refused.text.msgid == WRONG_PHASE and refused.text.params["phase"] == "play"
     assert i18n.translator("ko")(refused.text) != refused.text
     other_turn = refusal_text(IllegalAction(NOT_YOUR_TURN))
@@ -136,7 +137,7 @@ def test_rendered_korean_and_ukrainian_are_not_missing_glyph_boxes() -> None:
     ukrainian = "Гравець 1 (жокей) — Ґґ Її Єє"
     metrics = theme.font(30, False, ukrainian).metrics(ukrainian)
     assert all(m is not None for m in metrics)
-    widths = {m[4] for ch, m in zip(ukrainian, metrics) if not ch.isspace()}
+    widths = {m[4] for ch, m in zip(ukrainian, metrics, strict=True) if m is not None and not ch.isspace()}
     assert len(widths) > 1  # missing glyphs would all share one box width
     korean = "플레이어 1"  # Hangul syllables share one width anyway: ask the face for each glyph
     face = fonts.face_for(korean)
@@ -206,8 +207,8 @@ def test_each_player_reads_their_own_language() -> None:
     texts = {f.text for f in draw_recorded(app, clock)}
     assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
     assert "한국어" in texts and "English" in texts  # each player's language button shows their language
-    playing(app).command(Start(None), clock.advance(1))  # type: ignore[union-attr]
-    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
+    playing(app).command(Start(None), clock.advance(1))
+    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)
     texts = {f.text for f in draw_recorded(app, clock)}
     assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
     for _ in range(3):

@@ -174,7 +174,7 @@ def test_nested_phrases_are_translated_too() -> None:
     [fullscreen] = parse_config_text("[display]\nfullscreen = 'yes'\n").warnings
     assert i18n.translator("uk")(as_text(fullscreen)).count("true або false") == 1
     full = sqlite3.OperationalError("database or disk is full")
-    full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+    full.sqlite_errorname = "SQLITE_FULL"
     why = T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.", path="/x/j.sqlite3",
             why=unavailable(Path("/x/j.sqlite3"), full).text.params["why"])
     assert "диск заповнено" in i18n.translator("uk")(why) and "disk penuh" in i18n.translator("id")(why)

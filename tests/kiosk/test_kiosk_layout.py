@@ -48,7 +48,7 @@ def test_the_checks_find_what_they_are_for() -> None:
     image = pygame.Surface((800, 480))
     image.fill((0, 0, 0))
     pygame.draw.rect(image, (255, 255, 255), (10, 300, 40, 20))
-    record = {
+    record: dict[str, object] = {
         "size": [800, 480], "orientation": "table", "admin_area": [0, 432, 48, 48],
         "targets": [{"rect": [0, 440, 100, 40], "seat": 0, "what": "Small"}],
         "texts": [

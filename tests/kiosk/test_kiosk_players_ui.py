@@ -119,7 +119,8 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     assert app.ui.records.replay_at == 0
     tap(app, do.ReplayTo(len(steps) - 1))  # to the end
     final = steps[-1].match
-    assert final.is_over and final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
+    assert final.is_over and final.outcome is not None
+    assert final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
     assert (final.balances, final.round, final.layout.tiles(), final.hand(0), final.hand(1)) == live_state
     assert {"Anna wins", "Ben resigns"} <= drawn_texts(app)
     assert spot_for(app, do.ReplayTo(len(steps))) is None  # no Next after the last step

@@ -5,6 +5,7 @@ the move it was for is made, and a message bar that finds no clear place is not 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -69,7 +70,7 @@ def person_moves(app: App, clock: FakeClock, hint: bool) -> None:
         tap(app, do.TapPoint(play.at))
 
 
-def play_practice(app: App, clock: FakeClock, turns: int, hint: bool = True):  # type: ignore[no-untyped-def]
+def play_practice(app: App, clock: FakeClock, turns: int, hint: bool = True) -> Iterator[layout.LayoutRecorder]:
     """Each frame of a practice match at Expert, as the person sees it (the recorder of each)."""
     tap(app, do.OpenPractice())
     tap(app, do.PlayComputer(4))
@@ -129,7 +130,7 @@ def test_message_bars_never_cover_a_card_or_each_other() -> None:
     app, clock = make_app(seed=7)
     found: list[str] = []
     for frame in play_practice(app, clock, 200):
-        record = {"texts": [{"rect": list(x.rect), "text": x.text} for x in frame.texts],
+        record: dict[str, object] = {"texts": [{"rect": list(x.rect), "text": x.text} for x in frame.texts],
                   "board": [{"rect": list(rect), "what": what} for what, rect in frame.board]}
         found += layout.covered(record)
     assert not found, found[:5]

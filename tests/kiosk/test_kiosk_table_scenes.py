@@ -61,7 +61,7 @@ def play_by_taps(app: App, clock: FakeClock, until: object, turns: int = 400) ->
                 tap(app, do.DrawTile)
             else:
                 tap(app, do.TapTile(play.player, play.tile))
-                if s.selected == play.tile:
+                if s.selected == play.tile and play.at is not None:
                     tap(app, do.TapPoint(play.at))
     raise AssertionError("the match never got there")
 

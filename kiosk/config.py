@@ -156,32 +156,20 @@ class LoadedKioskConfig:
     warnings: tuple[Notice, ...] = field(default=())
 
 
-def _line_of(text: str, section: str, key: str | None) -> int | None:
-    """The 1-based line where ``[section]`` (and ``key`` in it) is first written, if it can be found."""
-    return _line_index(text).get((section, key))
+def _line_of(text: str, *path: str) -> int | None:
+    """The 1-based line where the key ``path`` (``"match", "bank_seconds"``; its table when the key itself
+    is not written) is first written in any TOML form, if it can be found."""
+    index = _line_index(text)
+    return next((index[path[:depth]] for depth in range(len(path), 0, -1) if path[:depth] in index), None)
 
 
 @lru_cache(maxsize=4)
-def _line_index(text: str) -> dict[tuple[str, str | None], int]:
-    """Where each ``[section]`` header and each plain ``key =`` in a section is first written
-    (one pass over the file, so that a file of many problems is checked in linear time)."""
-    index: dict[tuple[str, str | None], int] = {}
-    current = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        header = _HEADER.fullmatch(line)
-        if header:
-            current = header.group(1)
-            index.setdefault((current, None), number)
-            continue
-        key = _KEY.match(line)
-        if key and current is not None:
-            index.setdefault((current, key.group(1)), number)
-    return index
+def _line_index(text: str) -> dict[tuple[str, ...], int]:
+    """Where each table and key of ``text`` is first written (``kiosk.config_lines``; one pass over the
+    file, so that a file of many problems is checked in linear time; read only when there is a warning)."""
+    from kiosk.config_lines import line_index
 
-
-_HEADER = re.compile(r"\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?")
-_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*=")
+    return line_index(text)
 
 
 class _Checker:
@@ -198,7 +186,7 @@ class _Checker:
 
     def warn(self, key: str | None, message: Notice) -> None:
         where = f"{self.section}.{key}" if key else self.section
-        self.warnings.append(keyed(where, message, _line_of(self.text, self.section, key)))
+        self.warnings.append(keyed(where, message, _line_of(self.text, self.section, *([key] if key else []))))
 
     def unknown(self, known: Sequence[str]) -> None:
         for key in self.table:
@@ -357,7 +345,7 @@ def _checked(text: str, data: dict[str, Any], port_exists: Callable[[str], bool]
     for section in data:
         if section not in known_sections:
             unknown = Notice(N_("unknown section (known: {known}); ignored"), {"known": ", ".join(known_sections)})
-            warnings.append(keyed(f"[{section}]", unknown, _line_of(text, section, None)))
+            warnings.append(keyed(f"[{section}]", unknown, _line_of(text, section)))
     tables = {}
     for section in KIOSK_SECTIONS:
         checker = _Checker(text, section, data.get(section, {}), warnings)
@@ -371,7 +359,7 @@ def _checked(text: str, data: dict[str, Any], port_exists: Callable[[str], bool]
     hardware_loaded = parse_hardware(hardware_data) if port_exists is None else parse_hardware(hardware_data, port_exists)
     for warning in hardware_loaded.warnings:
         section, _, name = (warning.key or "").partition(".")
-        line = _line_of(text, section, name.split(".")[0] or None) if section in HARDWARE_SECTIONS else None
+        line = _line_of(text, section, *filter(None, name.split("."))) if section in HARDWARE_SECTIONS else None
         warnings.append(warning.with_line(line) if warning.key is not None else warning)
     config = KioskConfig(DisplayConfig(**display), MatchSettings(**tables["match"]), KioskSettings(**tables["kiosk"]),
                          hardware_loaded.config, SoundSettings(**tables["sound"]),

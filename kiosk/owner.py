@@ -12,11 +12,13 @@ constant time.
 
 **The settings** the owner edits (``EDITABLE``: the match keys, ``display.orientation``,
 ``kiosk.language``, ``sound.volume``) are written back into the configuration file by
-``write_settings(path, changes)``, in place, line by line: each key's value is replaced on its
-own line (the comment after it kept), a missing key is added at the end of its table, a missing
-table at the end of the file; comments, blank lines, other keys and unknown keys stay as they
-were. The result must parse and read back exactly the old document plus the changes, or nothing
-is written. It is written atomically (a temporary file in the same folder, fsync, rename, fsync of
+``write_settings(path, changes)``, in place, by tomlkit, in whatever form TOML allows the table to
+be written (``[match]`` with ``key = value`` lines, dotted keys ``match.balances = 150``, an
+inline table ``match = { balances = 150 }``): each key's value is replaced where it is written
+(the comment after it kept in its column), a missing key is added at the end of its table, a
+missing table at the end of the file; comments, blank lines, other keys and unknown keys stay as
+they were. The result must parse and read back exactly the old document plus the changes, or
+nothing is written. It is written atomically (a temporary file in the same folder, fsync, rename, fsync of
 the folder), keeping the file's mode.
 
 Errors: ``OwnerError`` (``.text``: the message value; ``str()``: its English)
@@ -29,7 +31,8 @@ Errors: ``OwnerError`` (``.text``: the message value; ``str()``: its English)
 ``python -m kiosk.owner hash`` reads a PIN on stdin and prints its line; ``check FILE`` exits 0 when
 the PIN on stdin matches; ``generate`` prints a random 6-digit PIN (the installer's three uses).
 This module needs only the standard library and ``kiosk.i18n`` (``write_settings`` imports the
-configuration reader when called), so the installer can run it before any dependency is installed.
+configuration reader and tomlkit when called), so the installer can run it before any dependency
+is installed.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ import argparse
 import contextlib
 import hashlib
 import hmac
-import json
 import os
 import re
 import secrets
@@ -219,15 +221,6 @@ def load_pin(path: str | os.PathLike[str]) -> LoadedPin:
 # -- the owner's settings -------------------------------------------------------------------------
 
 
-def _render(value: Any) -> str:
-    """``value`` as a TOML value on one line."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    return json.dumps(str(value))  # a TOML basic string: JSON's escapes are TOML's
-
-
 def _checked_changes(changes: Mapping[str, object]) -> dict[str, Any]:
     """The changes as the values to write; ``SettingsRefused`` for a key or value that is not allowed."""
     from kiosk.config import RULES  # the configuration reader (pulls in the hardware layer)
@@ -246,45 +239,40 @@ def _checked_changes(changes: Mapping[str, object]) -> dict[str, Any]:
     return out
 
 
-_HEADER = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?")
-_ANY_HEADER = re.compile(r"\s*\[")
-_SCALAR_LINE = re.compile(r"""(?P<lead>\s*(?P<key>[A-Za-z0-9_-]+)\s*=\s*)"""
-                          r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'|[^\s#"'\[{]+)(?P<rest>\s*(?:#.*)?)""")
-_KEY_LINE = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=")
-
-
 def edit_text(text: str, changes: Mapping[str, Any]) -> str:
-    """``text`` with each ``"table.key": value`` of ``changes`` written in place (see the module's
-    docstring); ``SettingsRefused`` when a key's line cannot be edited in place."""
-    newline = "\r\n" if "\r\n" in text else "\n"
-    lines = text.splitlines()
+    """``text`` with each ``"table.key": value`` of ``changes`` written in by tomlkit, in whatever TOML form
+    the table is written (see the module's docstring); ``SettingsRefused`` when a table is not a table."""
+    import tomlkit  # here, not at the top: the PIN part runs before any dependency is installed
+    from tomlkit.items import AbstractTable, InlineTable, Item, Whitespace
+
+    document = tomlkit.parse(text)
     for dotted, value in changes.items():
-        table, _, key = dotted.partition(".")
-        rendered = _render(value)
-        start = next((i for i, line in enumerate(lines) if (m := _HEADER.fullmatch(line)) and m.group(1) == table), None)
-        if start is None:
-            if lines and lines[-1].strip():
-                lines.append("")
-            lines += [f"[{table}]", f"{key} = {rendered}"]
-            continue
-        end = next((i for i in range(start + 1, len(lines)) if _ANY_HEADER.match(lines[i])), len(lines))
-        last_key = start
-        for i in range(start + 1, end):
-            found = _KEY_LINE.match(lines[i])
-            if not found:
-                continue
-            last_key = i
-            if found.group(1) != key:
-                continue
-            scalar = _SCALAR_LINE.fullmatch(lines[i])
-            if scalar is None:
-                raise SettingsRefused(T("{key} on line {line} cannot be changed in place; edit the file by hand; "
-                                        "nothing was saved", key=dotted, line=i + 1))
-            lines[i] = scalar.group("lead") + rendered + _keep_column(scalar.group("value"), rendered, scalar.group("rest"))
-            break
+        name, _, key = dotted.partition(".")
+        if name not in document:
+            document.add(name, tomlkit.table())
+        table = document[name]
+        if not isinstance(table, dict):  # e.g. ``match = 5`` or ``[[match]]`` (tomlkit's tables are dicts)
+            from kiosk.config_lines import line_index
+
+            raise SettingsRefused(T("{key} on line {line} cannot be changed in place; edit the file by hand; "
+                                    "nothing was saved", key=dotted, line=line_index(text).get((name,), 0)))
+        new = tomlkit.item(value)
+        old = (table.item(key) if isinstance(table, AbstractTable) else dict.get(table, key)) if key in table else None
+        if isinstance(old, Item) and old.trivia.comment and "\n" not in old.as_string():
+            room = len(old.trivia.comment_ws) + len(old.as_string()) - len(new.as_string())
+            new.trivia.comment_ws = " " * max(1, room)  # the comment after it stays in its column
+        if isinstance(table, InlineTable) and key not in table:
+            body = table.value.body  # a new key goes before the space in front of the closing brace
+            tail = body.pop() if body and body[-1][0] is None and isinstance(body[-1][1], Whitespace) else None
+            table.append(key, new)
+            if tail is not None:
+                body.append(tail)
         else:
-            lines.insert(last_key + 1, f"{key} = {rendered}")
-    return newline.join(lines) + newline
+            table[key] = new
+    edited = document.as_string()
+    if "\r\n" in text:  # the lines tomlkit adds end like the file's own
+        edited = re.sub(r"(?<!\r)\n", "\r\n", edited)
+    return edited
 
 
 def _read_back(text: str, keys: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -299,14 +287,6 @@ def _read_back(text: str, keys: Sequence[str]) -> tuple[dict[str, Any], dict[str
         section = document.get(table)
         values[dotted] = section.get(key) if isinstance(section, dict) else None
     return values, _without(document, keys)
-
-
-def _keep_column(old: str, new: str, rest: str) -> str:
-    """The text after a replaced value, its comment kept in the same column when there is room."""
-    comment = rest.lstrip()
-    if not comment:
-        return rest
-    return " " * max(1, len(rest) - len(comment) + len(old) - len(new)) + comment
 
 
 def _without(document: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
@@ -347,8 +327,13 @@ def write_settings(path: str | os.PathLike[str], changes: Mapping[str, object]) 
                                 "nothing was saved", path=str(target), error=str(exc))) from exc
     if not wanted:
         return parse_config_text(body)
-    edited = edit_text(body, wanted)
-    if _read_back(edited, list(wanted)) != (wanted, _without(before, list(wanted))):
+    try:
+        edited = edit_text(body, wanted)
+    except SettingsRefused:
+        raise
+    except Exception:  # tomlkit could not read or write what tomllib read: left to the owner's hands
+        edited = None
+    if edited is None or _read_back(edited, list(wanted)) != (wanted, _without(before, list(wanted))):
         raise SettingsRefused(T("the configuration file {path} cannot be edited in place; edit it by hand; "
                                 "nothing was saved", path=str(target)))
     _replace(target, (bom + edited).encode("utf-8"), mode)

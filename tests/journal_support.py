@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -137,6 +139,29 @@ def read_only_storage(path: Path) -> Iterator[None]:
         for fd, copy in saved.items():
             os.dup2(copy, fd)
             os.close(copy)
+
+
+@contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """``folder`` turns read-only for the block, as a card the kernel remounted read-only: a
+    read-only bind mount over it, so every new file and every rename there fails in the kernel
+    (EROFS) while the descriptors SQLite already holds keep working. Needs root and mount(8); the
+    test is skipped where they are not allowed."""
+    mount = shutil.which("mount")
+    if mount is None or os.geteuid() != 0:
+        pytest.skip("needs root and mount(8) for a read-only bind mount")
+    done = subprocess.run([mount, "--bind", str(folder), str(folder)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot bind-mount here ({done.stderr.strip() or done.returncode})")
+    try:
+        done = subprocess.run([mount, "-o", "remount,ro,bind", str(folder)], capture_output=True, text=True,
+                              check=False)
+        if done.returncode != 0:
+            pytest.skip(f"cannot remount read-only here ({done.stderr.strip() or done.returncode})")
+        yield
+    finally:
+        if subprocess.run(["umount", str(folder)], capture_output=True, check=False).returncode != 0:
+            subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
 
 
 @contextmanager

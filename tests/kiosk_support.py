@@ -3,20 +3,45 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 import pygame
 
+from engine import NS_PER_S
 from kiosk.app import TAP_NEAR_SHARE, App
 from kiosk.config import KioskConfig, MatchSettings
 from kiosk.store.journal import Journal
+from kiosk.table.computer import InlineExecutor
 from kiosk.table.intents import Intent
 from kiosk.table.presses import REPEAT_NS
 from kiosk.table.session import GameSession
 from kiosk.timesource import FakeClock
 from kiosk.ui import theme
 from kiosk.ui.widgets import Hotspot
+
+
+class Closing:
+    """What a test opened and must close after it: its apps first (the newest first), then what was
+    handed to ``later`` (journals, keepers, panels; the newest first), whatever the test's end."""
+
+    def __init__(self) -> None:
+        self.apps: list[App] = []
+        self._later: list[Callable[[], object]] = []
+
+    def later(self, close: Callable[[], object]) -> None:
+        """Call ``close`` after the test, once its apps are closed (an app hands its match to the
+        journal as it closes, so the journal closes after it)."""
+        self._later.append(close)
+
+    def close_all(self) -> None:
+        for app in reversed(self.apps):
+            if hasattr(app, "_waker"):  # made whole (an App whose start failed has nothing to close)
+                app.close()  # closing twice is harmless: a test may close one itself (a restart)
+        self.apps.clear()
+        while self._later:
+            self._later.pop()()
 
 
 class AtTheTable(Protocol):
@@ -74,18 +99,41 @@ def wait_out_repeat(app: App, pos: tuple[int, int]) -> None:
 
 def draw_recorded(app: App, clock: FakeClock) -> list[theme.Fit]:
     """Draw the whole screen once and return every text fit the drawing measured."""
-    theme.RECORDER = []
-    try:
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(fits=fits):
         app.draw(clock.now(), full=True)
-        return theme.RECORDER
-    finally:
-        theme.RECORDER = None
+    return fits
+
+
+def kiosk_app(config: KioskConfig | None = None, *, orientation: str | None = None, language: str | None = None,
+              match: Mapping[str, Any] | None = None, size: tuple[int, int] = (800, 480), seed: int = 3,
+              start_s: float = 10, clock: FakeClock | None = None, bots: int | None = None, step: bool = False,
+              **options: Any) -> tuple[App, FakeClock]:
+    """The kiosk as the tests open it (``conftest`` closes it after the test): at ``size`` with mock
+    hardware, a fake clock at ``start_s`` seconds (or ``clock``) and the random seed ``seed``.
+
+    ``config`` (default: the kiosk's) with the ``orientation``, the host ``language`` and the match
+    settings ``MatchSettings(**match)`` put in when given; ``bots``: the computer players think on
+    the test's thread, with that many samples; ``step``: its first frame taken; ``options``: the
+    rest of ``App``'s arguments (``journal``, ``boot_id``, ``simulator``, ...)."""
+    config = config or KioskConfig()
+    if orientation is not None:
+        config = replace(config, display=replace(config.display, orientation=orientation))
+    if language is not None:
+        config = replace(config, kiosk=replace(config.kiosk, language=language))
+    if match is not None:
+        config = replace(config, match=MatchSettings(**match))
+    clock = clock or FakeClock(int(start_s * NS_PER_S))
+    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(seed), **options)
+    if bots is not None:
+        app.controller.bot_executor = InlineExecutor()
+        app.controller.bot_samples = bots
+    if step:
+        app.step(wait=False)
+    return app, clock
 
 
 def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "table") -> App:
     """The app at 800 x 480 on ``journal``, without hand-over screens, mock hardware and a fixed seed."""
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=MatchSettings(handover=False))
-    return App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-               journal=journal, boot_id="boot-1")
+    return kiosk_app(orientation=orientation, match={"handover": False}, clock=clock, journal=journal,
+                     boot_id="boot-1")[0]

@@ -533,11 +533,9 @@ def shoot(out: Path, size: tuple[int, int], orientation: str, only: Sequence[str
             arrange()
             if app.controller.flight is None:
                 clock.advance(0.5)
-            recorder = layout.start()
-            try:
+            recorder = layout.LayoutRecorder()
+            with app.stage.context.recorded(layout=recorder):
                 app.draw(clock.now(), full=True)  # always a full picture
-            finally:
-                layout.stop()
             path = out / f"{size[0]}x{size[1]}-{orientation}-{language}-{name}.png"
             pygame.image.save(app.screen, str(path))
             record = layout_record(app, recorder, name, orientation, language)

@@ -253,11 +253,11 @@ def draw_help(surface: pygame.Surface, rect: pygame.Rect, language: str, page: i
 
 def _line(surface: pygame.Surface, value: str, box: pygame.Rect, size: int) -> None:
     image = theme.render(value, size, theme.TEXT)
-    if theme.RECORDER is not None:
+    if theme.fits() is not None:
         w = image.get_width()
         theme.record(theme.Fit(value, box.size, size, size, w, image.get_height(), w <= box.width, "help"))
     where = image.get_rect(midleft=box.midleft)
-    if layout.RECORDER is not None:
+    if layout.recorder() is not None:
         layout.text(surface, where, size, theme.TEXT, value, "help")
     surface.blit(image, where)
 

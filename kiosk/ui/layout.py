@@ -6,12 +6,17 @@ It is taken while drawing, from the same calls that paint the texts (``kiosk.ui.
 from the hotspots that route the taps (``Stage.hotspots``); nothing is listed twice by hand.
 A text drawn on a part's own surface (a player's panel, a card, a full-screen layer) is mapped to
 the screen through that part's frame: where the surface is put and whether it is turned 180°.
-Recording is off (``RECORDER is None``) in the running kiosk.
+Whoever wants the record hands a ``LayoutRecorder`` to the drawing context
+(``Context.recorded(layout=...)``); the stage records into it while it draws (``recording``), and
+nothing is recorded otherwise (the running kiosk).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import pygame
@@ -79,34 +84,38 @@ class LayoutRecorder:
         self.screen = screen
 
 
-RECORDER: LayoutRecorder | None = None
+_RECORDING: ContextVar[LayoutRecorder | None] = ContextVar("layout_recording", default=None)
 KEEP: object = object()
 """The default ``seat`` of a text: the seat of the part it is drawn on."""
 
 
-def start() -> LayoutRecorder:
-    """Turn recording on (a fresh recorder)."""
-    global RECORDER
-    RECORDER = LayoutRecorder()
-    return RECORDER
+def recorder() -> LayoutRecorder | None:
+    """The recorder of the drawing under way (None: nothing is recorded)."""
+    return _RECORDING.get()
 
 
-def stop() -> None:
-    global RECORDER
-    RECORDER = None
+@contextmanager
+def recording(into: LayoutRecorder | None) -> Iterator[LayoutRecorder | None]:
+    """Record what is drawn inside the ``with`` into ``into`` (None: nothing), as before after it."""
+    token = _RECORDING.set(into)
+    try:
+        yield into
+    finally:
+        _RECORDING.reset(token)
 
 
 def frame(surface: pygame.Surface, rect: pygame.Rect, turned: bool, seat: int | None = None,
           parent: pygame.Surface | None = None) -> None:
     """Declare that ``surface`` will be put at ``rect`` of ``parent`` (the screen when None), turned
     180° or not; its texts are meant for ``seat`` unless they say otherwise."""
-    if RECORDER is not None:
-        RECORDER.frames[id(surface)] = (surface, Frame(pygame.Rect(rect), turned, seat, parent))
+    if (active := recorder()) is not None:
+        active.frames[id(surface)] = (surface, Frame(pygame.Rect(rect), turned, seat, parent))
 
 
 def _frame_of(surface: pygame.Surface) -> Frame | None:
-    assert RECORDER is not None
-    entry = RECORDER.frames.get(id(surface))
+    active = recorder()
+    assert active is not None
+    entry = active.frames.get(id(surface))
     return entry[1] if entry is not None and entry[0] is surface else None
 
 
@@ -152,7 +161,8 @@ def _background(surface: pygame.Surface, rect: pygame.Rect) -> tuple[int, int, i
     r, g, b, a = counts.most_common(1)[0][0]
     if a < 255:
         f = _frame_of(surface)
-        parent = None if f is None else f.parent if f.parent is not None else RECORDER.screen if RECORDER else None
+        active = recorder()
+        parent = None if f is None else f.parent if f.parent is not None else active.screen if active else None
         if f is not None and parent is not None:
             under = _background(parent, _to_parent(area, f))
             return (
@@ -167,7 +177,8 @@ def text(surface: pygame.Surface, where: pygame.Rect, px: int, colour: tuple[int
          role: str = "other", seat: object = KEEP, image: pygame.Surface | None = None) -> None:
     """Record ``value`` about to be drawn at ``where`` on ``surface`` (call before blitting it); with
     its rendered ``image``, the rectangle is the ink's."""
-    if RECORDER is None or not value.strip():
+    active = recorder()
+    if active is None or not value.strip():
         return
     if image is not None:
         ink = image.get_bounding_rect()
@@ -180,29 +191,31 @@ def text(surface: pygame.Surface, where: pygame.Rect, px: int, colour: tuple[int
     rect, turned, frame_seat = to_screen(surface, clipped)
     chosen = frame_seat if seat is KEEP else seat
     assert chosen is None or isinstance(chosen, int)
-    RECORDER.texts.append(TextRecord((rect.x, rect.y, rect.w, rect.h), px, 1 if turned else 0, chosen, role,
+    active.texts.append(TextRecord((rect.x, rect.y, rect.w, rect.h), px, 1 if turned else 0, chosen, role,
                                      tuple(colour[:3]), bg, value))  # type: ignore[arg-type]
 
 
 def board_item(surface: pygame.Surface, rect: pygame.Rect | tuple[int, int, int, int], what: str) -> None:
     """Record a tile, a lit point or a score badge drawn at ``rect`` of ``surface`` (no text may cover it)."""
-    if RECORDER is None:
+    active = recorder()
+    if active is None:
         return
     clipped = pygame.Rect(rect).clip(surface.get_rect())
     if clipped.w and clipped.h:
         on_screen = to_screen(surface, clipped)[0]
-        RECORDER.board.append((what, (on_screen.x, on_screen.y, on_screen.w, on_screen.h)))
+        active.board.append((what, (on_screen.x, on_screen.y, on_screen.w, on_screen.h)))
 
 
 def hide_board(surface: pygame.Surface, rect: pygame.Rect) -> None:
     """A card drawn at ``rect`` of ``surface`` hides the board under it on purpose: the board items
     there are no longer on screen (its texts are still checked against the texts around it)."""
-    if RECORDER is not None:
+    active = recorder()
+    if active is not None:
         area = to_screen(surface, rect)[0]
-        hidden = [pygame.Rect(b[1]).inflate(2, 2) for b in RECORDER.board
+        hidden = [pygame.Rect(b[1]).inflate(2, 2) for b in active.board
                   if b[0] == "badge" and area.colliderect(pygame.Rect(b[1]))]
-        RECORDER.board = [b for b in RECORDER.board if not area.colliderect(pygame.Rect(b[1]))]
-        RECORDER.texts = [t for t in RECORDER.texts  # a hidden badge's own numbers go with it
+        active.board = [b for b in active.board if not area.colliderect(pygame.Rect(b[1]))]
+        active.texts = [t for t in active.texts  # a hidden badge's own numbers go with it
                           if not any(badge.contains(pygame.Rect(t.rect)) for badge in hidden)]
 
 

@@ -139,17 +139,23 @@ class Stage:
         return False
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
-        """Paint the whole screen; returns (and keeps) the hotspots."""
+        """Paint the whole screen; returns (and keeps) the hotspots. The context's recorders, if any,
+        receive what is drawn (``Context.recorded``)."""
+        context = self.context
+        with layout.recording(context.layout_recorder), theme.recording_fits(context.fits):
+            return self._draw(surface, now, context.layout_recorder)
+
+    def _draw(self, surface: pygame.Surface, now: int, recorder: layout.LayoutRecorder | None) -> list[Hotspot]:
         stack = self.stack()
         first = max((i for i, scene in enumerate(stack) if scene.opaque), default=0)
         surface.fill(theme.BACKGROUND)
-        if layout.RECORDER is not None:
-            layout.RECORDER.clear(surface)
+        if recorder is not None:
+            recorder.clear(surface)
         hotspots: list[Hotspot] = []
         clocks: list[ClockSpot] = []
         for scene in stack[first:]:
-            if isinstance(scene, (Help, ScoreSheet)) and layout.RECORDER is not None:  # what they cover is not read
-                layout.RECORDER.cover(scene.rect)
+            if isinstance(scene, (Help, ScoreSheet)) and recorder is not None:  # what they cover is not read
+                recorder.cover(scene.rect)
             hotspots += scene.draw(surface, now)
             clocks += scene.clocks()
             if isinstance(scene, Help):  # a clock under the help is not repainted over it

@@ -4,11 +4,15 @@ Sizes are line heights in pixels, as with pygame's built-in font: a font of size
 30-pixel line. The font for a string is the first face (``kiosk.fonts``) with a glyph for every
 one of its characters. Fitting and rendering are cached: a full redraw renders almost nothing.
 
-``RECORDER``, when set to a list, receives a ``Fit`` for every text drawn (the fit tests).
+A list handed to the drawing context (``Context.recorded(fits=[])``) receives a ``Fit`` for every
+text the stage draws (the fit tests; ``recording_fits``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -60,12 +64,27 @@ class Fit:
     kind: str = "line"
 
 
-RECORDER: list[Fit] | None = None
+_FITS: ContextVar[list[Fit] | None] = ContextVar("fits", default=None)
+
+
+def fits() -> list[Fit] | None:
+    """Where the drawing under way records its fits (None: nowhere)."""
+    return _FITS.get()
+
+
+@contextmanager
+def recording_fits(into: list[Fit] | None) -> Iterator[list[Fit] | None]:
+    """Record the fits of what is drawn inside the ``with`` into ``into`` (None: nowhere)."""
+    token = _FITS.set(into)
+    try:
+        yield into
+    finally:
+        _FITS.reset(token)
 
 
 def record(fit: Fit) -> None:
-    if RECORDER is not None:
-        RECORDER.append(fit)
+    if (into := fits()) is not None:
+        into.append(fit)
 
 
 @lru_cache(maxsize=96)  # the sizes of a few screens in both scripts (about 80 in a soak); bounded memory

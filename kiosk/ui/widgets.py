@@ -38,14 +38,14 @@ def draw_button(
     image = theme.render_fit(label, rect.width - 10, size, text_colour, bold=True)
     _record(label, (rect.width - 10, rect.height), size, image, True, "button")
     where = image.get_rect(center=rect.center)
-    if layout.RECORDER is not None:
+    if layout.recorder() is not None:
         layout.text(surface, where, theme.fit_size(label, rect.width - 10, size, True), text_colour, label, seat=seat,
                     image=image)
     surface.blit(image, where)
 
 
 def _record(value: str, box: tuple[int, int], asked: int, image: pygame.Surface, bold: bool, kind: str) -> None:
-    if theme.RECORDER is None or not value:
+    if theme.fits() is None or not value:
         return
     used = theme.fit_size(value, box[0], asked, bold)
     w, h = image.get_size()
@@ -138,7 +138,7 @@ def text(
         where.right = rect.right
     else:
         where.centerx = rect.centerx
-    if layout.RECORDER is not None:
+    if layout.recorder() is not None:
         layout.text(surface, where, theme.fit_size(value, rect.width, min(size, rect.height), bold), colour, value,
                     role, seat, image)
     surface.blit(image, where)
@@ -164,7 +164,7 @@ def paragraph(
     """
     used, lines, fits = theme.wrap_fit(value, rect.width, rect.height, size, min_size)
     f = theme.font(used, False, value)
-    if theme.RECORDER is not None:
+    if theme.fits() is not None:
         width = max((f.size(line)[0] for line in lines), default=0)
         theme.record(theme.Fit(value, rect.size, size, used, width, len(lines) * f.get_linesize(), fits, "paragraph"))
     if not fits:
@@ -178,7 +178,7 @@ def paragraph(
             where.left = rect.left
         else:
             where.centerx = rect.centerx
-        if layout.RECORDER is not None:
+        if layout.recorder() is not None:
             layout.text(surface, where, used, colour, line, role, seat, image)
         surface.blit(image, where)
         y += f.get_linesize()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Iterator
 from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -12,7 +10,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, intents_on_screen, playing, spot_for, tap
+from kiosk_support import Closing, draw_recorded, intents_on_screen, kiosk_app, playing, spot_for, tap
 
 from engine import NS_PER_S, Draw, EndReason, Phase, Play
 from kiosk.app import App
@@ -24,22 +22,13 @@ S = NS_PER_S
 
 
 def make_app(size: tuple[int, int] = (800, 480), orientation: str = "table", **match: object) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(
-        config,
-        display=replace(config.display, orientation=orientation),
-        match=replace(MatchSettings(handover=False), **match),  # type: ignore[arg-type]
-    )
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
-    return app, clock
+    return kiosk_app(orientation=orientation, match={"handover": False, **match}, size=size, simulator=True)
 
 
 @pytest.fixture
-def app_clock() -> Iterator[tuple[App, FakeClock]]:
+def app_clock() -> tuple[App, FakeClock]:
     app, clock = make_app()
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def frame(app: App) -> None:
@@ -78,7 +67,7 @@ def play_turn(app: App, clock: FakeClock) -> None:
         tap(app, do.DrawTile)
         return
     tap(app, do.TapTile(play.player, play.tile))
-    if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile:
+    if m.layout.tiles()[-1:] != [play.tile] and s.selected == play.tile and play.at is not None:
         tap(app, do.TapPoint(play.at))
 
 
@@ -248,7 +237,8 @@ def blocked_soon(app: App, clock: FakeClock) -> None:
     """Player 1 to play [0|1] (from [0|1] [2|3]); player 2 holds [2|6] [3|6]; the boneyard is empty."""
     from engine import ALL_TILES, Layout, Match, Tile
 
-    layout, data_layout = Layout(), []
+    layout = Layout()
+    data_layout: list[list[object]] = []
     names = LINE_TO_BLOCK.split()
     end = None
     for name in names:
@@ -313,14 +303,13 @@ def test_no_clock_running_means_no_stall(app_clock: tuple[App, FakeClock]) -> No
     assert not playing(app).match.is_over and playing(app).match.clock_running is not None
 
 
-def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
+def test_matches_are_journalled_and_resumed_after_a_restart(closing: Closing, tmp_path) -> None:
     from kiosk.store.journal import Journal
 
     journal = Journal.open(tmp_path / "journal.sqlite3")
     config = replace(KioskConfig(), match=MatchSettings(handover=False))
     clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-              journal=journal, boot_id="boot-1")
+    app, _ = kiosk_app(config, clock=clock, journal=journal, boot_id="boot-1")
     frame(app)
     tap(app, do.NewMatch())
     tap(app, do.Start(0))
@@ -330,19 +319,15 @@ def test_matches_are_journalled_and_resumed_after_a_restart(tmp_path) -> None:
     journal.close()
     clock.advance(1)  # the kiosk was down for a second: the running clock keeps running
     journal = Journal.open(tmp_path / "journal.sqlite3")
-    again = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-                journal=journal, boot_id="boot-1")
-    try:
-        frame(again)
-        assert again.session is not None and again.ui.screen == "match"
-        restored = playing(again).match.to_dict()
-        for key in ("hands", "layout", "balances", "round", "to_act", "phase", "boneyard"):
-            assert restored[key] == before[key], key
-        assert restored["clock"]["started_ns"] == before["clock"]["started_ns"]
-        assert any("restart" in m.text.lower() for m in playing(again).messages)
-    finally:
-        again.close()
-        journal.close()
+    again, _ = kiosk_app(config, clock=clock, journal=journal, boot_id="boot-1")
+    closing.later(journal.close)
+    frame(again)
+    assert again.session is not None and again.ui.screen == "match"
+    restored = playing(again).match.to_dict()
+    for key in ("hands", "layout", "balances", "round", "to_act", "phase", "boneyard"):
+        assert restored[key] == before[key], key
+    assert restored["clock"]["started_ns"] == before["clock"]["started_ns"]
+    assert any("restart" in m.text.lower() for m in playing(again).messages)
 
 
 def test_the_serial_panel_state_is_shown_during_a_match() -> None:
@@ -350,8 +335,7 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
 
     config = replace(KioskConfig(), match=MatchSettings(handover=False),
                      hardware=replace(HardwareConfig(), serial=SerialConfig(enabled=True, url="loop://")))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
+    app, _ = kiosk_app(config, simulator=True)
     frame(app)
     tap(app, do.NewMatch())
     frame(app)
@@ -360,11 +344,8 @@ def test_the_serial_panel_state_is_shown_during_a_match() -> None:
     assert app.ui.panel in ("disconnected", "handshaking", "connected", "incompatible")
     app.close()
     plain, _ = make_app()
-    try:
-        frame(plain)
-        assert plain.ui.panel is None  # no serial panel configured: nothing shown
-    finally:
-        plain.close()
+    frame(plain)
+    assert plain.ui.panel is None  # no serial panel configured: nothing shown
 
 
 def test_home_from_the_ready_screen(app_clock: tuple[App, FakeClock]) -> None:

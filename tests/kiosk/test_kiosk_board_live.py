@@ -8,12 +8,11 @@ from dataclasses import replace
 
 import pygame
 import pytest
+from kiosk_support import kiosk_app
 
-from engine import NS_PER_S, Phase, Play
-from kiosk.app import App
+from engine import Phase, Play
 from kiosk.config import KioskConfig
 from kiosk.devtools.screenshots import _fresh, layout_record, play_live
-from kiosk.timesource import FakeClock
 from kiosk.ui import layout
 
 SEEDS = range(301, 341)
@@ -26,40 +25,34 @@ def live_problems(orientation: str) -> tuple[list[str], list[str], int, int]:
     over the board) and all others; and the tiles and lit points the records list."""
     config = KioskConfig()
     config = replace(config, display=replace(config.display, orientation=orientation))
-    clock = FakeClock(5 * NS_PER_S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(7))
+    app, clock = kiosk_app(config, start_s=5, seed=7)
     bars: list[str] = []
     others: list[str] = []
     tiles = lit = 0
-    try:
-        for seed in SEEDS:
-            app.controller.flight = None
-            session = _fresh(app, handover=False, balances=(300, 300))
-            play_live(session, clock, seed, opening=seed % 10 == 0)
-            m = session.match
-            plays = [a for a in m.legal_actions() if isinstance(a, Play)] if m.phase is Phase.PLAY else []
-            if plays and seed % 2:  # every other frame with a tile picked up: its points lit
-                session.select(plays[0].tile, clock.advance(1))
-            clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
-            recorder = layout.start()
-            try:
-                app.draw(clock.now(), full=True)
-            finally:
-                layout.stop()
-            record = layout_record(app, recorder, f"live-{seed}", orientation, "en")
-            board = record.get("board", [])
-            texts = record.get("texts", [])
-            assert isinstance(board, list) and isinstance(texts, list)
-            tiles += sum(item["what"] == "tile" for item in board)
-            lit += sum(item["what"] == "lit" for item in board)
-            strips = [pygame.Rect(item["rect"]) for item in board if item["what"] == "bar"]
-            in_bars = {repr(t["text"][:24]) for t in texts if any(s.contains(pygame.Rect(t["rect"])) for s in strips)}
-            for problem in layout.covered(record):
-                of_bar = problem.startswith("a message bar") or any(
-                    problem.startswith(f"text {label} covers a ") for label in in_bars)
-                (bars if of_bar else others).append(f"seed {seed}: {problem}")
-    finally:
-        app.close()
+    for seed in SEEDS:
+        app.controller.flight = None
+        session = _fresh(app, handover=False, balances=(300, 300))
+        play_live(session, clock, seed, opening=seed % 10 == 0)
+        m = session.match
+        plays = [a for a in m.legal_actions() if isinstance(a, Play)] if m.phase is Phase.PLAY else []
+        if plays and seed % 2:  # every other frame with a tile picked up: its points lit
+            session.select(plays[0].tile, clock.advance(1))
+        clock.advance(random.Random(seed).choice((0.2, 1.0, 2.5)))
+        recorder = layout.LayoutRecorder()
+        with app.stage.context.recorded(layout=recorder):
+            app.draw(clock.now(), full=True)
+        record = layout_record(app, recorder, f"live-{seed}", orientation, "en")
+        board = record.get("board", [])
+        texts = record.get("texts", [])
+        assert isinstance(board, list) and isinstance(texts, list)
+        tiles += sum(item["what"] == "tile" for item in board)
+        lit += sum(item["what"] == "lit" for item in board)
+        strips = [pygame.Rect(item["rect"]) for item in board if item["what"] == "bar"]
+        in_bars = {repr(t["text"][:24]) for t in texts if any(s.contains(pygame.Rect(t["rect"])) for s in strips)}
+        for problem in layout.covered(record):
+            of_bar = problem.startswith("a message bar") or any(
+                problem.startswith(f"text {label} covers a ") for label in in_bars)
+            (bars if of_bar else others).append(f"seed {seed}: {problem}")
     return bars, others, tiles, lit
 
 

@@ -119,7 +119,7 @@ def test_draw_board_area_leaves_hotspots_only_for_the_lit_points_covering_their_
     points = [p for p, _ in layout.open_points()]
     lit = points[:1]
     spots = draw_board_area(surface, area, layout, lit)
-    geo = layout_board(layout, tuple(area))
+    geo = layout_board(layout, (area.x, area.y, area.w, area.h))
     zones = {z.point: z for z in tap_zones(geo)}
     assert spots and all(isinstance(s.rect, pygame.Rect) and s.intent == TapPoint(lit[0]) for s in spots)
     assert [tuple(s.rect) for s in spots] == list(zones[lit[0]].hotspots)

@@ -20,7 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing, spot_for, tap
+from kiosk_support import Closing, draw_recorded, kiosk_app, playing, spot_for, tap
 
 import engine.bots
 import kiosk.ui.scenes.table as table_scene
@@ -30,9 +30,10 @@ from kiosk.config import KioskConfig
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
-from kiosk.table.computer import MIN_MOVE_NS, InlineExecutor
+from kiosk.table.computer import MIN_MOVE_NS, ComputerPlayer, InlineExecutor
 from kiosk.table.state import Screen
 from kiosk.timesource import FakeClock
+from kiosk.ui.board.table import draw_hand
 from kiosk.ui.scenes.handover import Handover
 
 S = NS_PER_S
@@ -56,14 +57,20 @@ class QueuedExecutor(Executor):
         self.jobs.clear()
 
 
+def the_computer(app: App) -> ComputerPlayer:
+    """The computer player of the practice match at the table (there must be one)."""
+    computer = app.controller.computer
+    assert computer is not None, "no practice match"
+    return computer
+
+
 def make_app(journal: Journal | None = None, *, executor: Executor | None = None, boot_id: str = "boot-1",
              clock: FakeClock | None = None, config: KioskConfig | None = None) -> tuple[App, FakeClock]:
-    clock = clock or FakeClock(10 * S)
-    config = config or KioskConfig()  # the kiosk's default: hand-overs on (practice matches have none)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), journal=journal,
-              boot_id=boot_id, simulator=True)
-    app.controller.bot_executor = executor or InlineExecutor()
-    app.controller.bot_samples = 12  # level 4: a fixed amount of work (the fake clock never moves by itself)
+    # config: the kiosk's default (hand-overs on; practice matches have none); level 4 thinks a fixed
+    # amount (the fake clock never moves by itself)
+    app, clock = kiosk_app(config, clock=clock, journal=journal, boot_id=boot_id, simulator=True, bots=12)
+    if executor is not None:
+        app.controller.bot_executor = executor
     return app, clock
 
 
@@ -78,7 +85,7 @@ def start_practice(app: App, clock: FakeClock, level: int) -> None:
     assert app.ui.screen == Screen.PRACTICE
     tap(app, do.PlayComputer(level))
     assert app.session is not None and app.controller.computer is not None
-    assert app.controller.computer.level == level and app.controller.computer.seat == 1
+    assert the_computer(app).level == level and the_computer(app).seat == 1
 
 
 def person_turn(app: App, clock: FakeClock) -> None:
@@ -106,7 +113,7 @@ def person_turn(app: App, clock: FakeClock) -> None:
 def drawn_hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, ...]]]:
     """Every hand the table draws face up, in order (the real drawing still happens)."""
     drawn: list[tuple[Tile, ...]] = []
-    real = table_scene.draw_hand
+    real = draw_hand  # the table scene's (it imports it from the board's drawing)
 
     def spy(surface: pygame.Surface, area: pygame.Rect, hand: Sequence[Tile], *args: Any) -> Any:
         drawn.append(tuple(hand))
@@ -136,28 +143,25 @@ def play_whole_match(app: App, clock: FakeClock, drawn: list[tuple[Tile, ...]], 
 
 
 @pytest.mark.parametrize("level", [1, *(pytest.param(level, marks=pytest.mark.slow) for level in (2, 3, 4))])
-def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(
+def test_a_whole_match_against_each_level_ends_with_legal_moves_no_handover_and_hidden_tiles(closing: Closing,
         level: int, tmp_path: Path, drawn_hands: list[tuple[Tile, ...]]) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     short = replace(KioskConfig(), match=replace(KioskConfig().match, balances=60))  # no bot bids its points away
     app, clock = make_app(journal, config=short)
-    try:
-        start_practice(app, clock, level)
-        play_whole_match(app, clock, drawn_hands)
-        frame(app, clock)
-        computer = app.controller.computer
-        assert computer is not None and computer.moves > 10 and computer.dropped == 0
-        assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
-        outcome = playing(app).match.outcome
-        assert outcome is not None and outcome.winner in (0, 1)
-        (record,) = journal.matches()
-        assert record.finished and record.players[1] is None and not record.rated
-        assert journal.computer_levels([record.id]) == {record.id: level}
-        states = list(journal.replay_states(record.id))  # every stored step is legal when played again
-        assert states[-1].match.outcome == outcome
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    start_practice(app, clock, level)
+    play_whole_match(app, clock, drawn_hands)
+    frame(app, clock)
+    computer = app.controller.computer
+    assert computer is not None and computer.moves > 10 and computer.dropped == 0
+    assert not [m for m in playing(app).messages if m.kind == "refused" and m.player == 1]
+    outcome = playing(app).match.outcome
+    assert outcome is not None and outcome.winner in (0, 1)
+    (record,) = journal.matches()
+    assert record.finished and record.players[1] is None and not record.rated
+    assert journal.computer_levels([record.id]) == {record.id: level}
+    states = list(journal.replay_states(record.id))  # every stored step is legal when played again
+    assert states[-1].match.outcome == outcome
 
 
 def computers_play_turn_began(app: App, clock: FakeClock) -> int:
@@ -178,15 +182,15 @@ def test_the_computer_moves_a_natural_minimum_after_its_turn_began() -> None:
     start_practice(app, clock, 2)
     s = playing(app)
     began = computers_play_turn_began(app, clock)
-    moves = app.controller.computer.moves
+    moves = the_computer(app).moves
     while clock.now() + 100_000_000 < began + MIN_MOVE_NS:
         frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still thinking
+        assert s.match.to_act == 1 and the_computer(app).moves == moves  # still thinking
         assert "Computer (Casual) is thinking…" in [fit.text for fit in draw_recorded(app, clock)]  # on the person's half
     assert app.controller.next_due_ns(clock.now()) <= began + MIN_MOVE_NS  # the loop wakes for it
     clock.t = began + MIN_MOVE_NS
     app.step(wait=False)
-    assert app.controller.computer.moves == moves + 1
+    assert the_computer(app).moves == moves + 1
     assert s.match.last_command_ns == began + MIN_MOVE_NS  # applied at the frame's time, a second on
 
 
@@ -205,7 +209,7 @@ def test_an_answer_for_a_match_that_moved_on_is_dropped() -> None:
     frame(app, clock, 2)
     m = s.match
     assert m.is_over and m.outcome is not None and m.outcome.winner == 1
-    assert app.controller.computer.dropped == 1 and app.controller.computer.moves == 0
+    assert the_computer(app).dropped == 1 and the_computer(app).moves == 0
 
 
 def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,14 +230,14 @@ def test_the_worker_thread_never_holds_up_the_frame(monkeypatch: pytest.MonkeyPa
             person_turn(app, clock)
         for _ in range(30):  # three seconds of frames while the worker is busy
             frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.question is not None
+        question = the_computer(app).question
+        assert s.match.to_act == 1 and question is not None
         gate.set()
-        app.controller.computer.question.future.result(timeout=30)
+        question.future.result(timeout=30)
         frame(app, clock)
-        assert app.controller.computer.moves == 1
+        assert the_computer(app).moves == 1
     finally:
-        gate.set()
-        app.close()
+        gate.set()  # the worker thread finishes before the app closes
 
 
 def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None:
@@ -253,7 +257,7 @@ def test_the_hint_picks_up_what_level_4_would_play_and_rings_its_point() -> None
     assert m.to_act == 0 and s.selected is None
     view = PlayerView.of(m, 0, clock.now() + 10_000_000)
     tap(app, do.Hint(0))
-    hint = app.controller.computer.hint_for(m)
+    hint = the_computer(app).hint_for(m)
     assert isinstance(hint, Play) and m.is_legal(hint)
     assert s.selected == hint.tile  # raised in the hand, its points lit
     assert any(message.text == f"Hint: play [{hint.tile}]" and message.player == 0 for message in s.messages)
@@ -276,37 +280,34 @@ def test_no_hint_in_a_match_between_people() -> None:
     assert playing(app).selected is None and not any("Hint" in m.text for m in playing(app).messages)
 
 
-def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(tmp_path: Path) -> None:
+def test_a_practice_match_is_never_rated_and_shows_in_the_history_per_level(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     anna = Players(journal).create("Anna")
     app, clock = make_app(journal)
-    try:
-        start_practice(app, clock, 3)
-        tap(app, do.OpenPicker(0))
-        tap(app, do.PickPlayer(0, anna.id))
-        assert spot_for(app, do.OpenPicker(1)) is None  # nobody picks a name for the computer
-        tap(app, do.Start(0))
-        frame(app, clock)
-        tap(app, do.Resign(0))
-        tap(app, do.ConfirmResign(0))
-        frame(app, clock)
-        (record,) = journal.matches()
-        assert record.finished and record.players == (anna.id, None) and not record.rated
-        assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
-        tap(app, do.Rematch())  # the same opponent again
-        assert app.controller.computer is not None and app.controller.computer.level == 3
-        tap(app, do.GoHome())
-        assert app.controller.computer is None
-        app.controller.handle(do.OpenHistory(anna.id), clock.now())
-        texts = [fit.text for fit in draw_recorded(app, clock)]
-        assert "Computer (Club)" in texts and "Loss" in texts
-        assert "Against the computer (wins–losses): Club 0–1" in texts  # the results per level
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    start_practice(app, clock, 3)
+    tap(app, do.OpenPicker(0))
+    tap(app, do.PickPlayer(0, anna.id))
+    assert spot_for(app, do.OpenPicker(1)) is None  # nobody picks a name for the computer
+    tap(app, do.Start(0))
+    frame(app, clock)
+    tap(app, do.Resign(0))
+    tap(app, do.ConfirmResign(0))
+    frame(app, clock)
+    (record,) = journal.matches()
+    assert record.finished and record.players == (anna.id, None) and not record.rated
+    assert Players(journal).get(anna.id).games == 0 and Players(journal).get(anna.id).rating == anna.rating
+    tap(app, do.Rematch())  # the same opponent again
+    assert app.controller.computer is not None and the_computer(app).level == 3
+    tap(app, do.GoHome())
+    assert app.controller.computer is None
+    app.controller.handle(do.OpenHistory(anna.id), clock.now())
+    texts = [fit.text for fit in draw_recorded(app, clock)]
+    assert "Computer (Club)" in texts and "Loss" in texts
+    assert "Against the computer (wins–losses): Club 0–1" in texts  # the results per level
 
 
-def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_path: Path) -> None:
+def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app(journal)
     start_practice(app, clock, 4)
@@ -326,24 +327,21 @@ def test_a_resumed_practice_match_goes_on_with_the_computer_at_its_level(tmp_pat
     clock.advance(1)  # it comes back a second later in the same boot
     journal = Journal.open(killed / "journal.sqlite3")
     again, _ = make_app(journal, clock=clock)
-    try:
-        frame(again, clock)
-        computer = again.controller.computer
-        assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
-        m = playing(again).match
-        assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
-        assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
-        for _ in range(200):  # the person plays on; the computer answers
-            if computer.moves:
-                break
-            if m.to_act == 1:
-                frame(again, clock, 0.25)
-            else:
-                person_turn(again, clock)
-        assert computer.moves >= 1
-    finally:
-        again.close()
-        journal.close()
+    closing.later(journal.close)
+    frame(again, clock)
+    computer = again.controller.computer
+    assert computer is not None and computer.level == 4 and again.ui.screen == Screen.MATCH
+    m = playing(again).match
+    assert m.to_dict()["hands"] == before["hands"] and m.to_act == 0
+    assert not [spot for spot in again.hotspots if isinstance(spot.intent, do.OpenPicker)]
+    for _ in range(200):  # the person plays on; the computer answers
+        if computer.moves:
+            break
+        if m.to_act == 1:
+            frame(again, clock, 0.25)
+        else:
+            person_turn(again, clock)
+    assert computer.moves >= 1
 
 
 def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
@@ -359,6 +357,7 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
     frame(app, clock)
     tap(app, do.Start(0))
     factory = app.ports.pin_factory
+    assert factory is not None
 
     def press(player: int, button: Button) -> None:
         clock.advance(0.5)
@@ -388,7 +387,8 @@ def test_the_persons_buttons_work_and_the_computers_do_nothing_and_stay_dark(
         assert m.phase is not Phase.AUCTION or Accept(0) not in m.legal_actions()
 
 
-def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(tmp_path: Path) -> None:
+def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_person(closing: Closing,
+                                                                                       tmp_path: Path) -> None:
     from hardware.config import HardwareConfig, SerialConfig
     from hardware.ptyboard import PtyBoard
     from kiosk.table.session import match_config
@@ -396,31 +396,28 @@ def test_the_serial_panel_shows_the_practice_match_and_its_buttons_play_for_the_
     board = PtyBoard(tmp_path / "panel", name="TESTBOARD")
     serial = SerialConfig(enabled=True, url=str(tmp_path / "panel"), reconnect_max_s=0.05)
     app, clock = make_app(config=replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial)))
-    try:
-        board.plug()
-        start_practice(app, clock, 3)
-        s = playing(app)
-        s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
-        frame(app, clock)
-        tap(app, do.Start(0))
-        frame(app, clock)
-        m = s.match
-        assert m.phase is Phase.AUCTION and m.to_act == 0
-        assert board.wait_for(lambda lines: b"STATE AUCTION" in lines and b"LIT 1 --- 0" in lines
-                              and any(line.startswith(b"LIT 0 -R") for line in lines), 5.0), board.lines
-        board.take_lines()
-        clock.advance(0.5)
-        board.send_line("BTN 1 RAISE")  # the computer's edge of the panel: nothing happens
-        board.send_line("BTN 0 RAISE")  # the person bids 15 on the panel
-        assert app.ports.queue.wait(2, timeout=5.0)  # both presses reached the kiosk's queue
-        frame(app, clock, 0.01)
-        auction = m.auction()
-        assert auction is not None and auction.bid == 15 and auction.bidder == 0 and m.to_act == 1
-        assert board.wait_for(lambda lines: b"TURN 1" in lines and b"LIT 0 --- 0" in lines, 5.0), board.lines
-        assert not [line for line in board.lines if line.startswith(b"LIT 1 ") and line != b"LIT 1 --- 0"]
-    finally:
-        app.close()
-        board.unplug()
+    closing.later(board.unplug)
+    board.plug()
+    start_practice(app, clock, 3)
+    s = playing(app)
+    s.adopt(Match(replace(match_config(s.settings), jockey=1), boot_id=""))  # round 1 opens with an auction
+    frame(app, clock)
+    tap(app, do.Start(0))
+    frame(app, clock)
+    m = s.match
+    assert m.phase is Phase.AUCTION and m.to_act == 0
+    assert board.wait_for(lambda lines: b"STATE AUCTION" in lines and b"LIT 1 --- 0" in lines
+                          and any(line.startswith(b"LIT 0 -R") for line in lines), 5.0), board.lines
+    board.take_lines()
+    clock.advance(0.5)
+    board.send_line("BTN 1 RAISE")  # the computer's edge of the panel: nothing happens
+    board.send_line("BTN 0 RAISE")  # the person bids 15 on the panel
+    assert app.ports.queue.wait(2, timeout=5.0)  # both presses reached the kiosk's queue
+    frame(app, clock, 0.01)
+    auction = m.auction()
+    assert auction is not None and auction.bid == 15 and auction.bidder == 0 and m.to_act == 1
+    assert board.wait_for(lambda lines: b"TURN 1" in lines and b"LIT 0 --- 0" in lines, 5.0), board.lines
+    assert not [line for line in board.lines if line.startswith(b"LIT 1 ") and line != b"LIT 1 --- 0"]
 
 
 class RecordingExecutor(InlineExecutor):
@@ -473,7 +470,9 @@ def test_level_4_searches_for_what_is_left_of_the_pause_on_the_clock_it_is_given
     match = Match()
     match.apply(Start(None, shuffle_deal(random.Random(5))), 10 * S)
     while match.to_act != 1 or len(match.legal_actions()) < 2:  # the computer's turn, with a choice
-        match.apply(engine.bots.choose(PlayerView.of(match, match.to_act, 10 * S), 2, random.Random(1)), 10 * S)
+        player = match.to_act
+        assert player is not None
+        match.apply(engine.bots.choose(PlayerView.of(match, player, 10 * S), 2, random.Random(1)), 10 * S)
     began = match.decision_started_ns()
     assert began is not None
     clock = TickingClock(began + S // 4, tick_ns=S // 200)  # asked 250 ms into the turn; 5 ms per reading
@@ -482,14 +481,19 @@ def test_level_4_searches_for_what_is_left_of_the_pause_on_the_clock_it_is_given
     assert computer.budget_for(began, began + S // 4) == 5 * S // 2 - S // 4 - ANSWER_MARGIN_NS
     assert computer.budget_for(began, began + 3 * S) == MIN_BUDGET_NS  # the pause is over: a short search
     applied: list[Action] = []
+
+    def take(action: Action, at: int) -> bool:
+        applied.append(action)
+        return True
+
     now = clock.t
-    assert not computer.update(match, now, lambda action, at: applied.append(action) or True)
+    assert not computer.update(match, now, take)
     [call] = executor.calls
     assert call["samples"] is None and call["budget_ns"] == began + 5 * S // 2 - ANSWER_MARGIN_NS - now
     readings = clock.readings
     assert readings >= 2  # it searched on the clock, not a fixed number of iterations
     assert clock.t <= began + 5 * S // 2 + S // 100  # and stopped within a reading of the pause's end
-    assert computer.update(match, began + 5 * S // 2, lambda action, at: applied.append(action) or True)
+    assert computer.update(match, began + 5 * S // 2, take)
     assert len(applied) == 1 and applied[0] in match.legal_actions()
     fixed = ComputerPlayer(4, clock.now, executor, random.Random(2), budget_ns=S // 10)
     assert fixed.budget_for(began, began) == S // 10  # a fixed budget stays fixed
@@ -502,11 +506,11 @@ def test_the_configured_pause_holds_every_level_s_move() -> None:
     start_practice(app, clock, 2)
     s = playing(app)
     began = computers_play_turn_began(app, clock)
-    moves = app.controller.computer.moves
+    moves = the_computer(app).moves
     while clock.now() + 100_000_000 < began + 5 * S // 2:
         frame(app, clock, 0.1)
-        assert s.match.to_act == 1 and app.controller.computer.moves == moves  # still its pause
+        assert s.match.to_act == 1 and the_computer(app).moves == moves  # still its pause
     clock.t = began + 5 * S // 2
     app.step(wait=False)
-    assert app.controller.computer.moves == moves + 1
+    assert the_computer(app).moves == moves + 1
     assert s.match.last_command_ns == began + 5 * S // 2

@@ -200,3 +200,23 @@ def test_a_screen_smaller_than_the_check_allows_is_still_drawn_without_a_crash(t
     for orientation in ("table", "upright"):
         written = shoot(tmp_path, size, orientation, only=("play-late", "settlement-domino", "practice-hint"))
         assert len(written) == 3
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    pytest.param('# the cafe\ndisplay = { fps = 5, orientation = "up" }  # inline\n[sound]\nvolume = 101\n',
+                 {"display.fps": 2, "display.orientation": 2, "sound.volume": 4}, id="inline table"),
+    pytest.param('# the cafe\ndisplay.fps = 5\n\nmatch . balances = 1  # spaces around the dot\n"sound".volume = 101\n',
+                 {"display.fps": 2, "match.balances": 4, "sound.volume": 5}, id="dotted keys at the top"),
+    pytest.param('[display]\nnote = """\nfps = 5\n"""\nsize.w = 1\nfps = 5\n',
+                 {"display.note": 2, "display.size": 5, "display.fps": 6}, id="dotted key in a table, a string that looks like a key"),
+    pytest.param('[display]\nfps = 30\n\n[display.extra]  # a sub-table\nx = 1\n[[weird]]\n',
+                 {"display.extra": 4, "[weird]": 6}, id="sub-table and array of tables"),
+    pytest.param('[buttons.player0]\naccept = 5\nraise = 5\n[buttons]\nplayer1.accept = 6\nplayer1.raise = 6\n',
+                 {"buttons.player0.raise": 3, "buttons.player1.raise": 6}, id="hardware as sub-tables and dotted keys"),
+])
+def test_every_warning_names_its_line_in_every_toml_form(tmp_path: Path, text: str, lines: dict[str, int]) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    loaded = load_config(path, port_exists=lambda _: True)
+    assert {w.key: w.line for w in loaded.warnings if w.key in lines} == lines
+    assert all(w.line is not None for w in loaded.warnings)

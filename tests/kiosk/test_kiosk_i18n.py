@@ -14,13 +14,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing
+from kiosk_support import draw_recorded, kiosk_app, playing
 
 from engine import NS_PER_S, Decline, IllegalAction, Start
 from engine.errors import BAD_AMOUNT, MATCH_OVER, NOT_YOUR_TURN, WRONG_PHASE
 from kiosk import i18n
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
+from kiosk.config import MatchSettings
 from kiosk.devtools.screenshots import scenes
 from kiosk.i18n import catalogs
 from kiosk.table import intents as do
@@ -82,6 +82,7 @@ def test_engine_refusals_keep_their_english_and_translate() -> None:
     assert not session.command(Decline(other), 2 * S)
     refused = session.messages[-1]
     assert refused.text == "That is not possible now: the match is in its play phase."  # a decline in play
+    assert isinstance(refused.text, i18n.Text)
     assert refused.text.msgid == WRONG_PHASE and refused.text.params["phase"] == "play"
     assert i18n.translator("ko")(refused.text) != refused.text
     other_turn = refusal_text(IllegalAction(NOT_YOUR_TURN))
@@ -136,7 +137,7 @@ def test_rendered_korean_and_ukrainian_are_not_missing_glyph_boxes() -> None:
     ukrainian = "Гравець 1 (жокей) — Ґґ Її Єє"
     metrics = theme.font(30, False, ukrainian).metrics(ukrainian)
     assert all(m is not None for m in metrics)
-    widths = {m[4] for ch, m in zip(ukrainian, metrics) if not ch.isspace()}
+    widths = {m[4] for ch, m in zip(ukrainian, metrics, strict=True) if m is not None and not ch.isspace()}
     assert len(widths) > 1  # missing glyphs would all share one box width
     korean = "플레이어 1"  # Hangul syllables share one width anyway: ask the face for each glyph
     face = fonts.face_for(korean)
@@ -156,11 +157,7 @@ def test_missing_fonts_give_a_clear_warning_and_the_built_in_font(tmp_path: Path
 
 
 def _app(language: str, orientation: str, size: tuple[int, int] = (800, 480)) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     kiosk=replace(config.kiosk, language=language))
-    clock = FakeClock(5 * S)
-    app = App(config, clock=clock, size=size, hardware_backend="mock", rng=random.Random(7), simulator=True)
+    app, clock = kiosk_app(orientation=orientation, language=language, size=size, start_s=5, seed=7, simulator=True)
     app.ui.language = language  # the same as the configuration (works before app.py passes it on)
     app.controller.refresh_texts()
     return app, clock
@@ -210,8 +207,8 @@ def test_each_player_reads_their_own_language() -> None:
     texts = {f.text for f in draw_recorded(app, clock)}
     assert {"Start", "시작", "Player 1", "플레이어 2", "Round 1"} <= texts
     assert "한국어" in texts and "English" in texts  # each player's language button shows their language
-    playing(app).command(Start(None), clock.advance(1))  # type: ignore[union-attr]
-    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)  # type: ignore[union-attr]
+    playing(app).command(Start(None), clock.advance(1))
+    playing(app).say(i18n.T("Tiles are played on the screen."), clock.now(), 1)
     texts = {f.text for f in draw_recorded(app, clock)}
     assert "플레이어 2: 타일은 화면에서 놓습니다." in texts
     for _ in range(3):

@@ -5,10 +5,8 @@ screen."""
 from __future__ import annotations
 
 import os
-import random
 import re
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -17,13 +15,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import gpiozero
 import pytest
 from gpiozero.pins.mock import MockFactory
-from kiosk_support import draw_recorded
+from kiosk_support import draw_recorded, kiosk_app
 
 from hardware.config import HardwareConfig
 from hardware.ports import HardwarePorts
 from kiosk import i18n
 from kiosk.app import App
-from kiosk.config import KioskConfig, load_config, parse_config_text
+from kiosk.config import load_config, parse_config_text
 from kiosk.i18n import T, catalogs
 from kiosk.i18n.messages import as_text
 from kiosk.store.database import unavailable
@@ -176,7 +174,7 @@ def test_nested_phrases_are_translated_too() -> None:
     [fullscreen] = parse_config_text("[display]\nfullscreen = 'yes'\n").warnings
     assert i18n.translator("uk")(as_text(fullscreen)).count("true або false") == 1
     full = sqlite3.OperationalError("database or disk is full")
-    full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+    full.sqlite_errorname = "SQLITE_FULL"
     why = T("The match journal {path} cannot be used: {why}. Matches will not survive a restart.", path="/x/j.sqlite3",
             why=unavailable(Path("/x/j.sqlite3"), full).text.params["why"])
     assert "диск заповнено" in i18n.translator("uk")(why) and "disk penuh" in i18n.translator("id")(why)
@@ -193,11 +191,7 @@ def test_a_value_without_a_message_id_is_shown_as_it_is() -> None:
 
 
 def _app(language: str, warnings: tuple[object, ...]) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, kiosk=replace(config.kiosk, language=language))
-    clock = FakeClock(5 * S)
-    app = App(config, warnings=warnings, clock=clock, size=(800, 480), hardware_backend="mock",
-              rng=random.Random(7), simulator=True)
+    app, clock = kiosk_app(language=language, start_s=5, seed=7, warnings=warnings, simulator=True)
     app.ui.language = language
     app.controller.refresh_texts()
     return app, clock

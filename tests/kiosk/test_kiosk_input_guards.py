@@ -6,23 +6,19 @@ owner's keypad over a running match leave the acting player's side alone (issues
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, playing, spot_for, tap
+from kiosk_support import draw_recorded, kiosk_app, playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Deal, Draw, EndReason, Match, MatchConfig, Phase, Play, Start, Tile
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.devtools import double_taps
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
-from kiosk.table.computer import InlineExecutor
 from kiosk.table.presses import Tap
 from kiosk.timesource import FakeClock
 
@@ -32,17 +28,23 @@ KEYS = {0: {"accept": "a", "raise": "s", "decline": "d"}, 1: {"accept": "j", "ra
 PIN = "4821"
 
 
+def bid_of(m: Match) -> int | None:
+    """The bid of the auction under way (there must be one)."""
+    auction = m.auction()
+    assert auction is not None, "no auction"
+    return auction.bid
+
+
+def intent_at(app: App, pos: tuple[int, int]) -> object:
+    """What a tap at ``pos`` means (something must be there)."""
+    spot = app.stage.hit(pos)
+    assert spot is not None, f"nothing to tap at {pos}"
+    return spot.intent
+
+
 def make_app(orientation: str = "table", handover: bool = False, pin: LoadedPin | None = None) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=MatchSettings(handover=handover))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True,
-              owner_pin=pin)
-    app.controller.bot_executor = InlineExecutor()
-    app.controller.bot_samples = 4
-    app.step(wait=False)
-    return app, clock
+    return kiosk_app(orientation=orientation, match={"handover": handover}, simulator=True, owner_pin=pin, bots=4,
+                     step=True)
 
 
 def click(app: App, pos: tuple[int, int]) -> None:
@@ -174,7 +176,7 @@ def test_the_computers_auction_card_takes_no_tap() -> None:
     clock.advance(0, ns=300 * MS)
     for intent in (do.MaxBid(), do.PlaceBid(1), do.StepBid(5), do.Decline(1), do.ConfirmAllIn(1)):
         app.do(intent, clock.now())  # even handed to the stage: refused
-    assert m.phase is Phase.AUCTION and m.to_act == 1 and m.auction().bid is None
+    assert m.phase is Phase.AUCTION and m.to_act == 1 and bid_of(m) is None
     assert playing(app).bid_draft == 15
     clock.advance(1)
     app.step(wait=False)  # the computer answers by itself
@@ -192,7 +194,7 @@ def test_raise_bids_what_the_bid_button_shows() -> None:
     assert "Bid 25" in {fit.text for fit in draw_recorded(app, clock)}
     clock.advance(1)
     press(app, 1, "raise")
-    assert m.auction().bid == 25 and m.to_act == 0
+    assert bid_of(m) == 25 and m.to_act == 0
 
 
 def test_all_i_can_afford_stays_in_the_match_and_a_losing_bid_asks_in_large_type() -> None:
@@ -203,16 +205,16 @@ def test_all_i_can_afford_stays_in_the_match_and_a_losing_bid_asks_in_large_type
     tap(app, do.StepBid(1))
     clock.advance(1)
     tap(app, do.PlaceBid(1))  # 150, the whole balance: not placed, asked
-    assert m.auction().bid is None and playing(app).all_in == 150
+    assert bid_of(m) is None and playing(app).all_in == 150
     fits = draw_recorded(app, clock)
     question = [f for f in fits if f.text.startswith("Bid 150?") or "lose the match" in f.text]
     assert question and min(f.used for f in question) >= 22
     clock.advance(1)
     press(app, 1, "raise")  # the button does not answer it either
-    assert m.auction().bid is None
+    assert bid_of(m) is None
     clock.advance(1)
     tap(app, do.ConfirmAllIn(1))
-    assert m.auction().bid == 150 and m.to_act == 0
+    assert bid_of(m) == 150 and m.to_act == 0
 
 
 # -- 20.2: the waiting player's help covers their half only ----------------------------------------
@@ -231,7 +233,7 @@ def test_the_waiting_players_help_leaves_the_acting_players_half_alone() -> None
     halves = app.stage.tables[playing(app).screen].halves()
     own, theirs = halves[waiting], halves[acting]
     help_kinds = (do.Noop, do.CloseHelp, do.HelpPage, do.HelpLanguage)
-    assert isinstance(app.stage.hit(own.center).intent, help_kinds)
+    assert isinstance(intent_at(app, own.center), help_kinds)
     hit = app.stage.hit(theirs.center)
     assert hit is None or not isinstance(hit.intent, help_kinds)
     assert any(isinstance(s.intent, do.TapTile) and s.intent.player == acting for s in app.hotspots)
@@ -242,7 +244,7 @@ def test_the_waiting_players_help_leaves_the_acting_players_half_alone() -> None
     assert m.bank_ns(acting, clock.now()) < bank  # the acting player's clock runs: they can play
     tap(app, do.CloseHelp())
     tap(app, do.OpenHelp(acting))  # the acting player's own help: over the middle, as before
-    assert isinstance(app.stage.hit(theirs.center).intent, help_kinds)
+    assert isinstance(intent_at(app, theirs.center), help_kinds)
 
 
 # -- 20.16 / 26.10: the keypad over a running match -------------------------------------------------

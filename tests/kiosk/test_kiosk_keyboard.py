@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -30,12 +29,11 @@ LANGUAGE = {"latin": "en", "cyrillic": "uk", "hangul": "ko"}
 
 
 @pytest.fixture
-def app(journal: Journal) -> Iterator[App]:
+def app(journal: Journal) -> App:
     kiosk = open_app(journal, FakeClock(10 * S))
     kiosk.step(wait=False)
     tap(kiosk, do.NewMatch())
-    yield kiosk
-    kiosk.close()
+    return kiosk
 
 
 def open_keyboard(app: App, seat: int, language: str) -> None:

@@ -5,22 +5,18 @@ they need from their own edge (the same checks as the shared layout audit)."""
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
-from kiosk_support import tap
+from kiosk_support import kiosk_app, tap
 
-from engine import NS_PER_S
-from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.devtools.screenshots import shoot
 from kiosk.i18n import LANGUAGES
 from kiosk.table import intents as do
-from kiosk.timesource import FakeClock
-from kiosk.ui import layout
+from kiosk.ui import layout, theme
 
 
 def _problems(out: Path, orientation: str, language: str) -> list[str]:
@@ -52,7 +48,7 @@ def test_the_checks_find_what_they_are_for() -> None:
     image = pygame.Surface((800, 480))
     image.fill((0, 0, 0))
     pygame.draw.rect(image, (255, 255, 255), (10, 300, 40, 20))
-    record = {
+    record: dict[str, object] = {
         "size": [800, 480], "orientation": "table", "admin_area": [0, 432, 48, 48],
         "targets": [{"rect": [0, 440, 100, 40], "seat": 0, "what": "Small"}],
         "texts": [
@@ -75,15 +71,13 @@ def test_the_checks_find_what_they_are_for() -> None:
 def test_a_text_on_a_turned_panel_is_recorded_where_it_lands_and_facing_player_2() -> None:
     screen = pygame.Surface((800, 480))
     screen.fill((0, 0, 0))
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with layout.recording(recorder):
         recorder.clear(screen)
         panel = pygame.Surface((800, 100))
         panel.fill((10, 40, 30))
         layout.frame(panel, pygame.Rect(0, 0, 800, 100), True, 1)
         layout.text(panel, pygame.Rect(0, 0, 200, 30), 24, (240, 236, 222), "Player 2")
-    finally:
-        layout.stop()
     (record,) = recorder.texts
     assert record.rect == (600, 70, 200, 30) and record.facing == 1 and record.seat == 1
     assert record.bg == (10, 40, 30)
@@ -94,9 +88,7 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
     language; Player 1's opens it upright; a tap on the home screen's Rules faces the half tapped."""
     config = KioskConfig()
     config = replace(config, display=replace(config.display, orientation="table"))
-    clock = FakeClock(10 * NS_PER_S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
-    app.step(wait=False)
+    app, clock = kiosk_app(config, simulator=True, step=True)
     tap(app, do.NewMatch())
     app.ui.player_languages[1] = "uk"
     app.step(wait=False)
@@ -106,11 +98,9 @@ def test_the_help_faces_the_player_who_opened_it(tmp_path: Path) -> None:
     assert top.rect.centery < 240
     tap(app, top.intent)
     assert app.ui.help_open and app.ui.help_facing == 1 and app.stage.help_pages() > 0
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     help_texts = [t for t in recorder.texts if t.role == "help"]
     assert help_texts and all(t.facing == 1 for t in help_texts)
     assert all(any("\u0400" <= ch <= "\u04ff" for ch in t.text) for t in help_texts if t.text.strip("0123456789 ()/.,:-"))
@@ -128,10 +118,27 @@ def test_the_settlement_board_lies_clear_of_its_cards(orientation: str, size: tu
     from kiosk.ui.scenes.settlement import Settlement
 
     config = KioskConfig()
-    app = App(config, clock=FakeClock(0), size=size, hardware_backend="mock", rng=random.Random(3), simulator=True)
+    app, _ = kiosk_app(config, size=size, start_s=0, simulator=True)
     scene = Settlement(Context(app.controller, size, orientation))
     board = scene.board_area()
     cards = [card for card, _ in scene.top_cards()]
     assert len(cards) == (2 if orientation == "table" else 1)
     assert all(not card.colliderect(board) for card in cards)
     assert board.height >= app.stage.regions.board.height // 3
+
+
+def test_a_recorder_takes_only_the_drawing_of_the_context_it_was_handed_to() -> None:
+    """Recorders are handed to the drawing context, not set in module globals: drawing outside the
+    ``with`` (or a surface drawn by hand meanwhile) records nothing."""
+    app, clock = kiosk_app()
+    recorder = layout.LayoutRecorder()
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(layout=recorder, fits=fits):
+        assert layout.recorder() is None  # only while the stage draws
+        app.draw(clock.now(), full=True)
+    texts, measured = len(recorder.texts), len(fits)
+    assert texts > 0 and measured > 0 and {t.text for t in recorder.texts} & {f.text for f in fits}
+    app.draw(clock.now(), full=True)
+    layout.text(pygame.Surface((100, 100)), pygame.Rect(0, 0, 50, 20), 16, (255, 255, 255), "by hand")
+    assert (len(recorder.texts), len(fits)) == (texts, measured)
+    assert app.stage.context.layout_recorder is None and app.stage.context.fits is None

@@ -14,7 +14,7 @@ from kiosk.ui import layout
 
 
 def test_the_overlap_check_finds_what_it_is_for() -> None:
-    record = {
+    record: dict[str, object] = {
         "texts": [
             {"rect": [100, 100, 80, 20], "text": "Player 2 must open"},
             {"rect": [150, 110, 80, 20], "text": "+10s beside a clock"},

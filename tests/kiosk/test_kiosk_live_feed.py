@@ -6,12 +6,11 @@ failing sender never stops the table."""
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from kiosk_support import playing, tap
+from kiosk_support import kiosk_app, playing, tap
 
 from club.web.livewire import parse_live
 from engine import ALL_TILES, NS_PER_S, Phase, Play
@@ -40,11 +39,8 @@ class Recorder:
 
 
 def open_app(feed_sender: Any) -> tuple[App, FakeClock, LiveFeed]:
-    config = KioskConfig()
-    config = replace(config, match=MatchSettings(handover=False))
-    clock = FakeClock(10 * S)
     feed = LiveFeed(feed_sender)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(5), live=feed)
+    app, clock = kiosk_app(match={"handover": False}, seed=5, live=feed)
     return app, clock, feed
 
 
@@ -109,9 +105,7 @@ class Broken:
 def test_a_failing_sender_is_said_once_and_the_table_plays_on(capsys: pytest.CaptureFixture[str]) -> None:
     said: list[str] = []
     config = replace(KioskConfig(), match=MatchSettings(handover=False))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(5),
-              live=LiveFeed(Broken(), said.append))
+    app, clock = kiosk_app(config, seed=5, live=LiveFeed(Broken(), said.append))
     app.step(wait=False)
     tap(app, do.NewMatch())
     play_until(app, clock, rounds=1)

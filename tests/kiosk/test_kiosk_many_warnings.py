@@ -3,13 +3,12 @@ file, the banner and the settings screen translate and list only a few, and the 
 
 from __future__ import annotations
 
-import random
 from unittest import mock
 
 import pygame
+from kiosk_support import kiosk_app
 
 import kiosk.config as config_module
-from kiosk.app import App
 from kiosk.config import parse_config_text
 from kiosk.i18n import Translator
 from kiosk.table.texts import MOST_WARNINGS_LISTED, status_text
@@ -37,8 +36,7 @@ def test_the_file_is_indexed_once_however_many_problems_it_has() -> None:
 
 def test_the_banner_translates_one_warning_and_counts_the_rest() -> None:
     clock = FakeClock()
-    app = App(config_module.KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock",
-              rng=random.Random(1), warnings=parse_config_text(_many_unknown_keys()).warnings, boot_id="b")
+    app, _ = kiosk_app(clock=clock, seed=1, warnings=parse_config_text(_many_unknown_keys()).warnings, boot_id="b")
     calls = 0
     original = Translator.__call__
 
@@ -59,10 +57,8 @@ def test_the_banner_translates_one_warning_and_counts_the_rest() -> None:
 def test_the_settings_list_shows_the_first_warnings_and_says_how_many_more() -> None:
     clock = FakeClock()
     warnings = parse_config_text(_many_unknown_keys()).warnings
-    app = App(config_module.KioskConfig(), clock=clock, size=(800, 480), hardware_backend="mock",
-              rng=random.Random(1), warnings=warnings, boot_id="b")
+    app, _ = kiosk_app(clock=clock, seed=1, warnings=warnings, boot_id="b")
     text = status_text(app.controller.config, "en", app.controller.surroundings, warnings)
-    app.close()
     lines = text.split("\n")
     assert sum(line.startswith("Warning: ") for line in lines) == MOST_WARNINGS_LISTED
     assert lines[-1] == (f"… and {MANY - MOST_WARNINGS_LISTED} more warnings: python -m kiosk.config --check "

@@ -4,7 +4,6 @@ headless (real SQLite, fake clock, posted clicks)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,12 +24,11 @@ DOUBLE_PARTICLES = ("은(는)", "이(가)", "을(를)", "(으)로", "와(과)")
 
 
 @pytest.fixture
-def kiosk(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
+def kiosk(journal: Journal) -> tuple[App, FakeClock]:
     clock = FakeClock(10 * S)
     app = open_app(journal, clock)
     app.step(wait=False)
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def seat(app: App, players: Players, seat_: int, name: str) -> None:

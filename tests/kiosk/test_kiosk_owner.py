@@ -298,20 +298,63 @@ def test_the_reason_for_a_wrong_value_names_what_it_should_be() -> None:
     assert isinstance(raised.value.text.params["expected"], Text)  # translated on the owner's screen
 
 
-@pytest.mark.parametrize(("text", "msgid"), [
-    ("[match\nbalances = 1\n", "the configuration file {path} has errors ({error}); fix it by hand first; nothing was saved"),
-    ("[match]\nbank_seconds = [\n  1,\n]\n", "{key} on line {line} cannot be changed in place; edit the file by hand; nothing was saved"),
-    ("match.bank_seconds = 100\n", "the configuration file {path} cannot be edited in place; edit it by hand; nothing was saved"),
-    ('match = { bank_seconds = 100 }\n', "the configuration file {path} cannot be edited in place; edit it by hand; nothing was saved"),
-    ('[match]\nnote = """\nbank_seconds = 5\n"""\n', "the configuration file {path} cannot be edited in place; edit it by hand; nothing was saved"),
+@pytest.mark.parametrize(("text", "msgid", "line"), [
+    ("[match\nbalances = 1\n", "the configuration file {path} has errors ({error}); fix it by hand first; nothing was saved",
+     None),
+    ("# the bank\nmatch = 5\n", "{key} on line {line} cannot be changed in place; edit the file by hand; nothing was saved", 2),
+    ("[[match]]\nbank_seconds = 5\n",
+     "{key} on line {line} cannot be changed in place; edit the file by hand; nothing was saved", 1),
 ])
-def test_a_file_that_cannot_be_edited_in_place_is_left_alone(tmp_path: Path, text: str, msgid: str) -> None:
+def test_a_file_that_cannot_be_edited_in_place_is_left_alone(tmp_path: Path, text: str, msgid: str,
+                                                            line: int | None) -> None:
     path = tmp_path / "config.toml"
     path.write_text(text)
     with pytest.raises(SettingsRefused) as raised:
         write_settings(path, {"match.bank_seconds": 90})
-    assert raised.value.text.msgid == msgid
+    assert raised.value.text.msgid == msgid and raised.value.text.params.get("line") == line
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize(("text", "changes", "after"), [
+    pytest.param(  # an inline table: the value replaced in it, a new key added before the closing brace
+        '# the cafe\nmatch = { bank_seconds = 120, balances = 150 }  # short games\n',
+        {"match.bank_seconds": 90, "match.handover": False},
+        '# the cafe\nmatch = { bank_seconds = 90, balances = 150, handover = false }  # short games\n',
+        id="inline table"),
+    pytest.param(  # dotted keys at the top: replaced where written, a new one among them
+        '# the cafe\nmatch.bank_seconds = 120  # each bank\nmatch.balances = 150\nsound.volume = 60  # quiet\n',
+        {"match.bank_seconds": 90, "match.delay_seconds": 5, "sound.volume": 100},
+        '# the cafe\nmatch.bank_seconds = 90   # each bank\nmatch.delay_seconds = 5\nmatch.balances = 150\n'
+        'sound.volume = 100 # quiet\n',
+        id="dotted keys"),
+    pytest.param(  # a value written over several lines, and a multi-line string that looks like a key
+        '[match]\nbank_seconds = [\n  1,\n]  # was a list\nnote = """\nbalances = 5\n"""\n',
+        {"match.bank_seconds": 90, "match.balances": 200},
+        '[match]\nbank_seconds = 90  # was a list\nnote = """\nbalances = 5\n"""\nbalances = 200\n',
+        id="multi-line values"),
+    pytest.param(  # a sub-table after the table, dotted keys inside a table
+        '[display]\norientation = "table"\n[match]\nhandover = true # hand the table over\n[match.house]\nrule = 1\n',
+        {"match.handover": False, "display.orientation": "upright"},
+        '[display]\norientation = "upright"\n[match]\nhandover = false # hand the table over\n[match.house]\nrule = 1\n',
+        id="sub-table"),
+])
+def test_every_toml_form_is_edited_in_place_keeping_comments(tmp_path: Path, text: str, changes: dict[str, object],
+                                                            after: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    loaded = write_settings(path, changes)
+    assert path.read_text() == after
+    for dotted, value in changes.items():
+        section, _, key = dotted.partition(".")
+        assert getattr(getattr(loaded.config, section), key) == value
+    assert load_config(path).config == loaded.config
+
+
+def test_the_line_ends_of_a_windows_file_are_kept_for_added_lines(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"match = { balances = 150 }\r\n")
+    write_settings(path, {"match.balances": 200, "sound.volume": 5})
+    assert path.read_bytes() == b"match = { balances = 200 }\r\n\r\n[sound]\r\nvolume = 5\r\n"
 
 
 def test_a_failed_write_leaves_the_file_and_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,6 @@ and every owner button large enough to hit."""
 from __future__ import annotations
 
 import os
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import draw_recorded, intents_on_screen, playing, spot_for, tap
+from kiosk_support import draw_recorded, intents_on_screen, kiosk_app, playing, spot_for, tap
 
 from engine import NS_PER_S, EndReason
 from kiosk.app import App
@@ -32,12 +31,8 @@ LOADED = LoadedPin(OwnerPin.new(PIN, iterations=10_000))
 def make_app(orientation: str = "table", *, pin: LoadedPin | None = LOADED, simulator: bool = True,
              config: KioskConfig | None = None, config_path: str | None = None,
              journal: Journal | None = None) -> tuple[App, FakeClock]:
-    config = config or replace(KioskConfig(), match=MatchSettings(handover=False))
-    config = replace(config, display=replace(config.display, orientation=orientation))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-              simulator=simulator, owner_pin=pin, config_path=config_path, journal=journal, boot_id="boot-1")
-    return app, clock
+    return kiosk_app(config or replace(KioskConfig(), match=MatchSettings(handover=False)), orientation=orientation,
+                     simulator=simulator, owner_pin=pin, config_path=config_path, journal=journal, boot_id="boot-1")
 
 
 def frame(app: App) -> None:

@@ -4,20 +4,15 @@ and the leaderboard (provisional "1500?"), rename, delete and merge (real SQLite
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Iterator
-from dataclasses import replace
-from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import draw_recorded, spot_for, tap
+from kiosk_support import draw_recorded, kiosk_app, spot_for, tap
 
 from engine import NS_PER_S, EndReason, MatchConfig, Outcome
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
@@ -36,21 +31,14 @@ def play(journal: Journal, p0: int | None, p1: int | None, winner: int, wall: fl
 
 
 @pytest.fixture
-def kiosk(tmp_path: Path) -> Iterator[tuple[App, FakeClock, Journal]]:
-    journal = Journal.open(tmp_path / "journal.sqlite3")
+def kiosk(journal: Journal) -> tuple[App, FakeClock, Journal]:
     players = Players(journal)
     anna, ben, anna2 = (players.create(n, wall_s=1) for n in ("Anna", "Ben", "Anna K"))
     for i in range(8):
         play(journal, anna.id, ben.id, i % 3 == 0, wall=1000 + 100 * i)
     play(journal, anna2.id, ben.id, 0, wall=3000)
-    config = replace(KioskConfig(), match=MatchSettings(handover=False))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-              owner_pin=LOADED, journal=journal, boot_id="boot-1")
-    app.step(wait=False)
-    yield app, clock, journal
-    app.close()
-    journal.close()
+    app, clock = kiosk_app(match={"handover": False}, owner_pin=LOADED, journal=journal, boot_id="boot-1", step=True)
+    return app, clock, journal
 
 
 def shown(app: App, clock: FakeClock) -> set[str]:

@@ -4,14 +4,13 @@ leaderboard, a player's history and the step-through replay — real SQLite, fak
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import intents_on_screen, open_app, playing, spot_for, tap
+from kiosk_support import Closing, intents_on_screen, open_app, playing, spot_for, tap
 
 from engine import NS_PER_S, EndReason, Phase
 from kiosk.app import App
@@ -26,12 +25,11 @@ S = NS_PER_S
 
 
 @pytest.fixture
-def kiosk(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
+def kiosk(journal: Journal) -> tuple[App, FakeClock]:
     clock = FakeClock(10 * S)
     app = open_app(journal, clock)
     frame(app)
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def frame(app: App) -> None:
@@ -44,12 +42,10 @@ def type_name(app: App, name: str) -> None:
 
 
 def drawn_texts(app: App) -> set[str]:
-    theme.RECORDER = []
-    try:
+    fits: list[theme.Fit] = []
+    with app.stage.context.recorded(fits=fits):
         app.draw(app.clock.now(), full=True)
-        return {f.text for f in theme.RECORDER}
-    finally:
-        theme.RECORDER = None
+    return {f.text for f in fits}
 
 
 def resign_after_start(app: App, clock: FakeClock, loser: int) -> None:
@@ -123,7 +119,8 @@ def test_two_named_players_one_typed_play_a_rated_match_then_leaderboard_history
     assert app.ui.records.replay_at == 0
     tap(app, do.ReplayTo(len(steps) - 1))  # to the end
     final = steps[-1].match
-    assert final.is_over and final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
+    assert final.is_over and final.outcome is not None
+    assert final.outcome.winner == 0 and final.outcome.reason is EndReason.RESIGN
     assert (final.balances, final.round, final.layout.tiles(), final.hand(0), final.hand(1)) == live_state
     assert {"Anna wins", "Ben resigns"} <= drawn_texts(app)
     assert spot_for(app, do.ReplayTo(len(steps))) is None  # no Next after the last step
@@ -206,7 +203,7 @@ def test_the_keyboard_says_why_a_name_is_refused_in_the_players_language(kiosk: 
     assert app.ui.records.picker is None and app.ui.records.chosen == [None, None]
 
 
-def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
+def test_picked_names_come_back_after_a_restart(closing: Closing, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     journal = Journal.open(path)
     anna, ben = Players(journal).create("Anna"), Players(journal).create("Ben")
@@ -223,13 +220,10 @@ def test_picked_names_come_back_after_a_restart(tmp_path: Path) -> None:
     journal.close()
     journal = Journal.open(path)
     again = open_app(journal, clock)
-    try:
-        frame(again)
-        assert again.session is not None and again.ui.records.chosen == [anna, ben]
-        assert {"Anna", "Ben"} <= drawn_texts(again)
-    finally:
-        again.close()
-        journal.close()
+    closing.later(journal.close)
+    frame(again)
+    assert again.session is not None and again.ui.records.chosen == [anna, ben]
+    assert {"Anna", "Ben"} <= drawn_texts(again)
 
 
 def test_without_a_journal_no_names_are_offered() -> None:

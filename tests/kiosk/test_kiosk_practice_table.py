@@ -5,20 +5,17 @@ the move it was for is made, and a message bar that finds no clear place is not 
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
+from collections.abc import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
-from kiosk_support import spot_for, tap
+from kiosk_support import kiosk_app, spot_for, tap
 
 from engine import NS_PER_S, Decline, Match, MatchConfig, Phase, Play
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.table import intents as do
-from kiosk.table.computer import InlineExecutor
 from kiosk.timesource import FakeClock
 from kiosk.ui import layout
 
@@ -26,25 +23,14 @@ S = NS_PER_S
 
 
 def make_app(seed: int = 5) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation="table"),
-                     match=MatchSettings(handover=False))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(seed),
-              boot_id="boot-1")
-    app.controller.bot_executor = InlineExecutor()
-    app.controller.bot_samples = 8
-    app.step(wait=False)
-    return app, clock
+    return kiosk_app(orientation="table", match={"handover": False}, seed=seed, boot_id="boot-1", bots=8, step=True)
 
 
 def recorded(app: App, clock: FakeClock) -> layout.LayoutRecorder:
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder
 
 
@@ -84,7 +70,7 @@ def person_moves(app: App, clock: FakeClock, hint: bool) -> None:
         tap(app, do.TapPoint(play.at))
 
 
-def play_practice(app: App, clock: FakeClock, turns: int, hint: bool = True):  # type: ignore[no-untyped-def]
+def play_practice(app: App, clock: FakeClock, turns: int, hint: bool = True) -> Iterator[layout.LayoutRecorder]:
     """Each frame of a practice match at Expert, as the person sees it (the recorder of each)."""
     tap(app, do.OpenPractice())
     tap(app, do.PlayComputer(4))
@@ -105,114 +91,96 @@ def play_practice(app: App, clock: FakeClock, turns: int, hint: bool = True):  #
 
 def test_nothing_is_written_on_the_computers_empty_half() -> None:
     app, clock = make_app()
-    try:
-        seen = 0
-        for frame in play_practice(app, clock, 160):
-            top = computers_half(app)
-            badges = [pygame.Rect(rect).inflate(2, 2) for what, rect in frame.board if what == "badge"]
-            words = [x for x in frame.texts if top.contains(pygame.Rect(x.rect))
-                     and not any(b.contains(pygame.Rect(x.rect)) for b in badges)]  # the last tile's badge reads both ways
-            assert not words, [(x.text, x.role) for x in words]
-            seen += 1
-        assert seen > 50
-    finally:
-        app.close()
+    seen = 0
+    for frame in play_practice(app, clock, 160):
+        top = computers_half(app)
+        badges = [pygame.Rect(rect).inflate(2, 2) for what, rect in frame.board if what == "badge"]
+        words = [x for x in frame.texts if top.contains(pygame.Rect(x.rect))
+                 and not any(b.contains(pygame.Rect(x.rect)) for b in badges)]  # the last tile's badge reads both ways
+        assert not words, [(x.text, x.role) for x in words]
+        seen += 1
+    assert seen > 50
 
 
 def test_a_hint_is_gone_once_the_move_it_was_for_is_made() -> None:
     app, clock = make_app(seed=9)
-    try:
-        asked = 0
-        for _ in play_practice(app, clock, 300, hint=False):
-            s = app.session
-            assert s is not None
-            if s.match.to_act != 0 or s.match.phase not in (Phase.AUCTION, Phase.PLAY) or not spot_for(app, do.Hint(0)):
-                continue
-            tap(app, do.Hint(0))
-            clock.advance(0.1)
-            app.step(wait=False)
-            c = app.controller.computer
-            assert c is not None
-            advice = c.hint_for(s.match)
-            said = any("Hint:" in x.text for x in recorded(app, clock).texts)
-            assert said or (isinstance(advice, Play) and s.selected == advice.tile)  # no room: its tile is picked up
-            person_moves(app, clock, hint=False)  # within the message's 4 seconds
-            asked += said
-            assert not [x.text for x in recorded(app, clock).texts if "Hint:" in x.text]
-            if asked >= 6:
-                break
-        assert asked >= 6
-    finally:
-        app.close()
+    asked = 0
+    for _ in play_practice(app, clock, 300, hint=False):
+        s = app.session
+        assert s is not None
+        if s.match.to_act != 0 or s.match.phase not in (Phase.AUCTION, Phase.PLAY) or not spot_for(app, do.Hint(0)):
+            continue
+        tap(app, do.Hint(0))
+        clock.advance(0.1)
+        app.step(wait=False)
+        c = app.controller.computer
+        assert c is not None
+        advice = c.hint_for(s.match)
+        said = any("Hint:" in x.text for x in recorded(app, clock).texts)
+        assert said or (isinstance(advice, Play) and s.selected == advice.tile)  # no room: its tile is picked up
+        person_moves(app, clock, hint=False)  # within the message's 4 seconds
+        asked += said
+        assert not [x.text for x in recorded(app, clock).texts if "Hint:" in x.text]
+        if asked >= 6:
+            break
+    assert asked >= 6
 
 
 def test_message_bars_never_cover_a_card_or_each_other() -> None:
     app, clock = make_app(seed=7)
-    try:
-        found: list[str] = []
-        for frame in play_practice(app, clock, 200):
-            record = {"texts": [{"rect": list(x.rect), "text": x.text} for x in frame.texts],
-                      "board": [{"rect": list(rect), "what": what} for what, rect in frame.board]}
-            found += layout.covered(record)
-        assert not found, found[:5]
-    finally:
-        app.close()
+    found: list[str] = []
+    for frame in play_practice(app, clock, 200):
+        record: dict[str, object] = {"texts": [{"rect": list(x.rect), "text": x.text} for x in frame.texts],
+                  "board": [{"rect": list(rect), "what": what} for what, rect in frame.board]}
+        found += layout.covered(record)
+    assert not found, found[:5]
 
 
 def test_the_balances_after_a_round_and_at_the_end_say_whose_is_whose_by_name() -> None:
     app, clock = make_app(seed=3)
-    try:
-        settled = ""
-        for frame in play_practice(app, clock, 400, hint=False):
-            s = app.session
-            assert s is not None
-            if s.match.phase is Phase.READY and s.match.round >= 1:
-                b = s.match.balances
-                settled = f"Balances: Player 1 {b[0]}, Computer (Expert) {b[1]}. Press Continue."
-                assert settled in [x.text for x in frame.texts]
-                break
-        assert settled
-        tap(app, do.Start(0))
-        tap(app, do.Resign(0))
-        tap(app, do.ConfirmResign(0))
+    settled = ""
+    for frame in play_practice(app, clock, 400, hint=False):
         s = app.session
-        assert s is not None and s.match.is_over
-        b = s.match.balances
-        texts = [x.text for x in recorded(app, clock).texts]
-        assert f"Final balances: Player 1 {b[0]}, Computer (Expert) {b[1]}" in texts, " | ".join(texts)
-    finally:
-        app.close()
+        assert s is not None
+        if s.match.phase is Phase.READY and s.match.round >= 1:
+            b = s.match.balances
+            settled = f"Balances: Player 1 {b[0]}, Computer (Expert) {b[1]}. Press Continue."
+            assert settled in [x.text for x in frame.texts]
+            break
+    assert settled
+    tap(app, do.Start(0))
+    tap(app, do.Resign(0))
+    tap(app, do.ConfirmResign(0))
+    s = app.session
+    assert s is not None and s.match.is_over
+    b = s.match.balances
+    texts = [x.text for x in recorded(app, clock).texts]
+    assert f"Final balances: Player 1 {b[0]}, Computer (Expert) {b[1]}" in texts, " | ".join(texts)
 
 
 def test_the_ready_card_of_a_practice_match_asks_only_the_person_to_start() -> None:
     app, clock = make_app()
-    try:
-        tap(app, do.OpenPractice())
-        tap(app, do.PlayComputer(2))
-        texts = [x.text for x in recorded(app, clock).texts]
-        assert "Clocks are stopped. Press Start when you are ready." in texts
-        assert not any("Either player" in x for x in texts)
-    finally:
-        app.close()
+    tap(app, do.OpenPractice())
+    tap(app, do.PlayComputer(2))
+    texts = [x.text for x in recorded(app, clock).texts]
+    assert "Clocks are stopped. Press Start when you are ready." in texts
+    assert not any("Either player" in x for x in texts)
 
 
 def test_a_losing_all_in_with_no_smaller_bid_allowed_does_not_offer_to_bid_less() -> None:
     app, clock = make_app()
-    try:
-        tap(app, do.NewMatch())
-        s = app.session
-        assert s is not None
-        s.adopt(Match(MatchConfig(balances=(15, 15), jockey=0, handover=False)))  # 15 is both the minimum and all
-        app.step(wait=False)
-        clock.advance(1)
-        tap(app, do.Start(0))
-        assert s.match.phase is Phase.AUCTION and s.match.to_act == 1
-        clock.advance(1)
-        tap(app, do.PlaceBid(1))
-        assert s.all_in == 15
-        texts = [x.text for x in recorded(app, clock).texts]
-        assert "No" in texts and "No, bid less" not in texts
-        tap(app, do.CancelAllIn(1))
-        assert s.all_in is None and s.match.auction().bid is None
-    finally:
-        app.close()
+    tap(app, do.NewMatch())
+    s = app.session
+    assert s is not None
+    s.adopt(Match(MatchConfig(balances=(15, 15), jockey=0, handover=False)))  # 15 is both the minimum and all
+    app.step(wait=False)
+    clock.advance(1)
+    tap(app, do.Start(0))
+    assert s.match.phase is Phase.AUCTION and s.match.to_act == 1
+    clock.advance(1)
+    tap(app, do.PlaceBid(1))
+    assert s.all_in == 15
+    texts = [x.text for x in recorded(app, clock).texts]
+    assert "No" in texts and "No, bid less" not in texts
+    tap(app, do.CancelAllIn(1))
+    assert s.all_in is None and s.match.auction().bid is None

@@ -5,7 +5,6 @@ a real journal)."""
 from __future__ import annotations
 
 import os
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
-from kiosk_support import playing, tap
+from kiosk_support import Closing, kiosk_app, playing, tap
 
 from engine import NS_PER_S, Match, Phase
 from hardware.config import HardwareConfig, SerialConfig
@@ -34,11 +33,8 @@ WAIT = 5.0
 
 
 def make_app(config: KioskConfig | None = None, *, start_s: float = 10, **kwargs: object) -> tuple[App, FakeClock]:
-    config = config or replace(KioskConfig(), match=MatchSettings(handover=True))
-    clock = FakeClock(int(start_s * S))
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-              simulator=True, **kwargs)  # type: ignore[arg-type]
-    return app, clock
+    return kiosk_app(config or replace(KioskConfig(), match=MatchSettings(handover=True)), start_s=start_s,
+                     simulator=True, **kwargs)
 
 
 def frame(app: App, clock: FakeClock, ms: float = 10) -> None:
@@ -144,43 +140,39 @@ def test_a_tap_taken_in_after_a_button_changed_the_screen_in_the_same_frame_mean
     assert playing(app).selected is None
 
 
-def test_a_serial_panel_that_connects_while_the_kiosk_idles_at_home_gets_the_state(tmp_path: Path) -> None:
+def test_a_serial_panel_that_connects_while_the_kiosk_idles_at_home_gets_the_state(closing: Closing,
+                                                                                   tmp_path: Path) -> None:
     board = PtyBoard(tmp_path / "panel", name="TESTBOARD")
     serial = SerialConfig(enabled=True, url=str(tmp_path / "panel"), reconnect_max_s=0.05)
     config = replace(KioskConfig(), hardware=replace(HardwareConfig(), serial=serial))
     app, clock = make_app(config)
-    try:
-        frame(app, clock)  # the home screen; no board yet
-        assert app.session is None and app.ui.screen == Screen.HOME
-        board.plug()  # the panel is plugged in while nobody touches anything
-        assert board.wait_for(lambda lines: b"STATE IDLE" in lines and b"LIT 0 A-- 0" in lines, WAIT), board.lines
-    finally:
-        app.close()
-        board.unplug()
+    closing.later(board.unplug)
+    frame(app, clock)  # the home screen; no board yet
+    assert app.session is None and app.ui.screen == Screen.HOME
+    board.plug()  # the panel is plugged in while nobody touches anything
+    assert board.wait_for(lambda lines: b"STATE IDLE" in lines and b"LIT 0 A-- 0" in lines, WAIT), board.lines
 
 
-def test_a_stray_raise_on_the_ready_screen_enters_no_match_in_the_journal(tmp_path: Path) -> None:
+def test_a_stray_raise_on_the_ready_screen_enters_no_match_in_the_journal(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app(journal=journal, boot_id="boot-1")
-    try:
-        frame(app, clock)
-        tap(app, do.NewMatch())
-        frame(app, clock)
-        press(app, 0, "raise")
-        press(app, 1, "decline")
-        frame(app, clock)
-        assert playing(app).match.phase is Phase.READY and playing(app).match.round == 0
-        assert journal.matches() == []
-        clock.advance(1)
-        press(app, 1, "accept")  # a real Start enters the match
-        frame(app, clock)
-        assert len(journal.matches()) == 1 and playing(app).match.phase is Phase.HANDOVER
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    frame(app, clock)
+    tap(app, do.NewMatch())
+    frame(app, clock)
+    press(app, 0, "raise")
+    press(app, 1, "decline")
+    frame(app, clock)
+    assert playing(app).match.phase is Phase.READY and playing(app).match.round == 0
+    assert journal.matches() == []
+    clock.advance(1)
+    press(app, 1, "accept")  # a real Start enters the match
+    frame(app, clock)
+    assert len(journal.matches()) == 1 and playing(app).match.phase is Phase.HANDOVER
 
 
-def test_the_resume_message_is_shown_even_when_the_machine_has_been_up_for_hours(tmp_path: Path) -> None:
+def test_the_resume_message_is_shown_even_when_the_machine_has_been_up_for_hours(closing: Closing,
+                                                                                 tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     journal = Journal.open(path)
     config = replace(KioskConfig(), match=MatchSettings(handover=False))
@@ -194,15 +186,11 @@ def test_the_resume_message_is_shown_even_when_the_machine_has_been_up_for_hours
     journal.close()
     clock.advance(60)
     journal = Journal.open(path)  # another boot: the running match is aborted, and the players are told
-    again = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3),
-                journal=journal, boot_id="boot-2")
-    try:
-        again.step(wait=False)  # the first frame, five hours after the machine started
-        assert again.ui.screen == Screen.MATCH and again.session is not None and playing(again).match.is_over
-        assert any("restarted" in m.text for m in playing(again).live_messages(clock.now()))
-        clock.advance(again.config.kiosk.idle_return_seconds + 1)
-        again.step(wait=False)
-        assert again.ui.screen == Screen.HOME  # and the idle return comes, counted from the start
-    finally:
-        again.close()
-        journal.close()
+    again, _ = kiosk_app(config, clock=clock, journal=journal, boot_id="boot-2")
+    closing.later(journal.close)
+    again.step(wait=False)  # the first frame, five hours after the machine started
+    assert again.ui.screen == Screen.MATCH and again.session is not None and playing(again).match.is_over
+    assert any("restarted" in m.text for m in playing(again).live_messages(clock.now()))
+    clock.advance(again.config.kiosk.idle_return_seconds + 1)
+    again.step(wait=False)
+    assert again.ui.screen == Screen.HOME  # and the idle return comes, counted from the start

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,7 +24,7 @@ S = NS_PER_S
 
 
 @pytest.fixture
-def replaying(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
+def replaying(journal: Journal) -> tuple[App, FakeClock]:
     """The app at the replay of a finished match of at least three rounds between Anna and Ben."""
     players = Players(journal)
     anna, ben = players.create("Anna", wall_s=1), players.create("Ben", wall_s=1)
@@ -39,8 +38,7 @@ def replaying(journal: Journal) -> Iterator[tuple[App, FakeClock]]:
     tap(app, do.OpenHistory(anna.id))
     tap(app, do.OpenReplay(app.ui.records.history[0].match_id))
     assert app.ui.screen == "replay"
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def test_play_steps_the_replay_on_by_itself_on_the_clock_until_pause(replaying: tuple[App, FakeClock]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -84,12 +83,11 @@ def test_a_round_in_play_is_the_last_row_and_a_match_not_begun_has_none() -> Non
 
 
 @pytest.fixture
-def app_clock() -> Iterator[tuple[App, FakeClock]]:
+def app_clock() -> tuple[App, FakeClock]:
     clock = FakeClock(10 * S)
     app = open_app(None, clock)
     app.step(wait=False)
-    yield app, clock
-    app.close()
+    return app, clock
 
 
 def to_round(app: App, clock: FakeClock, stop) -> None:

@@ -7,21 +7,17 @@ move's outline apart from the spinner's, the two seats' turn cues told apart by 
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import playing, tap
+from kiosk_support import kiosk_app, playing, tap
 
 from engine import NS_PER_S, Decline, Match, MatchConfig, Phase, Play
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.i18n import LANGUAGES, translator
 from kiosk.table import intents as do
-from kiosk.table.computer import InlineExecutor
 from kiosk.table.cues import CueKind
 from kiosk.timesource import FakeClock
 from kiosk.ui import layout
@@ -34,25 +30,15 @@ S = NS_PER_S
 
 
 def make_app(language: str = "en", **match: object) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation="table"),
-                     kiosk=replace(config.kiosk, language=language),
-                     match=replace(MatchSettings(handover=False), **match))  # type: ignore[arg-type]
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(5), boot_id="boot-1")
-    app.controller.bot_executor = InlineExecutor()
-    app.controller.bot_samples = 12
-    app.step(wait=False)
-    return app, clock
+    return kiosk_app(orientation="table", language=language, match={"handover": False, **match}, seed=5,
+                     boot_id="boot-1", bots=12, step=True)
 
 
 def recorded(app: App, clock: FakeClock) -> list[layout.TextRecord]:
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder.texts
 
 

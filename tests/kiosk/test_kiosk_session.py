@@ -33,6 +33,13 @@ def panel(s: GameSession, now: int) -> PanelState:
     return panel_state(s, now, (lit(s, 0), lit(s, 1)))
 
 
+def current_bid(s: GameSession) -> int | None:
+    """The bid of the auction under way (there must be one)."""
+    auction = s.match.auction()
+    assert auction is not None, "no auction"
+    return auction.bid
+
+
 def session(handover: bool = False) -> GameSession:
     return GameSession(MatchSettings(handover=handover), random.Random(4))
 
@@ -59,9 +66,9 @@ def test_raise_bids_the_minimum_and_accept_accepts_in_the_auction() -> None:
     press(s, None, Button.START_CONTINUE, 0)
     assert s.screen == "auction" and s.match.to_act == 1
     assert press(s, 1, Button.RAISE, 1 * S)
-    assert s.match.auction().bid == 15 and s.match.to_act == 0
+    assert current_bid(s) == 15 and s.match.to_act == 0
     assert press(s, 0, Button.RAISE, 2 * S)
-    assert s.match.auction().bid == 20
+    assert current_bid(s) == 20
     assert not press(s, 0, Button.ACCEPT, 3 * S)  # out of turn: refused with a message for player 0
     refused = s.live_messages(3 * S)[-1]
     assert refused.player == 0 and refused.kind == "refused" and "other player" in refused.text
@@ -85,6 +92,7 @@ def test_accept_reveals_in_a_hand_over_only_for_the_player_to_act() -> None:
     press(s, 0, Button.ACCEPT, 0)
     assert s.screen == "handover"
     waiting = s.match.to_act
+    assert waiting is not None
     assert not press(s, 1 - waiting, Button.ACCEPT, 1 * S)
     assert s.screen == "handover"
     assert press(s, waiting, Button.ACCEPT, 2 * S)
@@ -133,7 +141,7 @@ def test_bid_stepper_stays_within_what_the_player_can_afford() -> None:
     s.step_bid(-10)
     assert s.bid_draft == 15
     s.step_bid(2)
-    assert s.submit_bid(1 * S) and s.match.auction().bid == 25
+    assert s.submit_bid(1 * S) and current_bid(s) == 25
 
 
 def test_panel_state_lights_the_meaningful_buttons() -> None:
@@ -145,13 +153,15 @@ def test_panel_state_lights_the_meaningful_buttons() -> None:
     playing = panel(s, 1 * S)
     assert playing.phase is PanelPhase.PLAY and playing.turn == s.match.to_act
     assert playing.player(0).active == frozenset() and playing.player(0).balance == 150
-    assert playing.player(s.match.to_act).clock_ms == 120_000
+    assert s.match.to_act is not None and playing.player(s.match.to_act).clock_ms == 120_000
 
 
 def test_time_loss_is_announced_by_tick() -> None:
     s = session()
     press(s, 0, Button.ACCEPT, 0)
     loser = s.match.to_act
+    assert loser is not None
     s.tick(131 * S)
-    assert s.match.phase is Phase.MATCH_OVER and s.match.outcome.winner == 1 - loser
+    outcome = s.match.outcome
+    assert s.match.phase is Phase.MATCH_OVER and outcome is not None and outcome.winner == 1 - loser
     assert s.screen == "match_over"

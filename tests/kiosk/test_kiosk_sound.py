@@ -5,7 +5,6 @@ real and distinct, and the app plays a match's cues frame by frame."""
 from __future__ import annotations
 
 import os
-import random
 from array import array
 from collections.abc import Iterator
 from dataclasses import replace
@@ -16,11 +15,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
-from kiosk_support import playing
+from kiosk_support import kiosk_app, playing
 
 from engine import NS_PER_S, EndReason
 from kiosk.app import App
-from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, MatchSettings, SoundSettings, load_config
+from kiosk.config import DEFAULT_CONFIG_TOML, KioskConfig, SoundSettings, load_config
 from kiosk.owner import LoadedPin, OwnerPin
 from kiosk.table import intents as do
 from kiosk.table.cues import Cue, CueKind
@@ -161,11 +160,8 @@ def test_the_player_makes_its_sounds_in_the_format_the_mixer_opened_with() -> No
 
 
 def make_app(volume: int) -> tuple[App, FakeClock]:
-    config = replace(KioskConfig(), match=MatchSettings(handover=False, delay_seconds=0, bank_seconds=30),
-                     sound=SoundSettings(volume))
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(3), simulator=True)
-    return app, clock
+    return kiosk_app(replace(KioskConfig(), sound=SoundSettings(volume)),
+                     match={"handover": False, "delay_seconds": 0, "bank_seconds": 30}, simulator=True)
 
 
 def test_the_app_plays_a_matchs_cues_frame_by_frame_and_closes_the_mixer() -> None:

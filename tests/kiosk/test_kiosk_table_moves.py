@@ -35,7 +35,7 @@ from kiosk.store.recorder import RecordingMatch
 from kiosk.table import intents as do
 from kiosk.table.controller import Controller
 from kiosk.table.recap import recap_text
-from kiosk.table.session import GameSession
+from kiosk.table.session import GameSession, Message
 from kiosk.timesource import FakeClock
 
 S = NS_PER_S
@@ -61,6 +61,7 @@ def position(hands: list[list[str]], layout: list[list[object]], boneyard: list[
     data.update(layout=layout, boneyard=boneyard, hands=hands, to_act=to_act, opening_tile=None, last_actor=1 - to_act,
                 clock={**data["clock"], "running": to_act, "started_ns": 0})
     match = RecordingMatch.from_dict(data)
+    assert isinstance(match, RecordingMatch)
     heard: list[tuple[object, int]] = []
     match.listener = lambda _m, action, now: heard.append((action, now))
     s.match = match
@@ -94,7 +95,8 @@ def test_a_forced_pass_of_both_players_ends_the_round_blocked_without_a_reveal()
 
     names = LINE.split(" ")
 
-    layout, rows, end = Layout(), [], None
+    layout, end = Layout(), None
+    rows: list[list[object]] = []
     for name in names:
         tile = Tile.parse(name)
         layout.place(tile, end)
@@ -192,7 +194,7 @@ def act(c: Controller, clock: FakeClock) -> None:
             c.handle(do.DrawTile(player), now)
         else:
             c.handle(do.TapTile(play.player, play.tile), now)
-            if s.selected == play.tile:
+            if s.selected == play.tile and play.at is not None:
                 c.handle(do.TapPoint(play.at), now)
     c.update(clock.now())
 
@@ -261,7 +263,7 @@ def test_the_delay_display_is_explained_once_when_the_first_clock_runs() -> None
     s = playing(c)
     assert s is not None
 
-    def explained() -> list[object]:
+    def explained() -> list[Message]:
         return [x for x in s.messages if x.text == "+10s beside a running clock: free seconds before the bank is used"]
 
     act(c, clock)  # Start: a hand-over, no clock runs yet
@@ -276,5 +278,5 @@ def test_the_delay_display_is_explained_once_when_the_first_clock_runs() -> None
     c2, _ = controller(handover=False, delay_seconds=0)
     c2.new_match()
     act(c2, clock)
-    assert c2.session.match.clock_running is not None
+    assert c2.session is not None and c2.session.match.clock_running is not None
     assert not [x for x in c2.session.messages if "beside a running clock" in x.text]  # no delay, nothing to explain

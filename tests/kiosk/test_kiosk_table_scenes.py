@@ -5,19 +5,16 @@ the replay without reveal steps and with named hands."""
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
-from kiosk_support import playing, spot_for, tap
+from kiosk_support import Closing, kiosk_app, playing, spot_for, tap
 
 from engine import ALL_TILES, NS_PER_S, Bid, Match, MatchConfig, Phase, Play, Point, Tile, Transfer, TransferReason
 from kiosk.app import App
-from kiosk.config import KioskConfig, MatchSettings
 from kiosk.i18n import translator
 from kiosk.store.journal import Journal
 from kiosk.table import intents as do
@@ -30,24 +27,16 @@ S = NS_PER_S
 
 
 def make_app(orientation: str = "table", journal: Journal | None = None, **match: object) -> tuple[App, FakeClock]:
-    config = KioskConfig()
-    config = replace(config, display=replace(config.display, orientation=orientation),
-                     match=replace(MatchSettings(handover=False), **match))  # type: ignore[arg-type]
-    clock = FakeClock(10 * S)
-    app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(5),
-              journal=journal, boot_id="boot-1")
-    app.step(wait=False)
-    return app, clock
+    return kiosk_app(orientation=orientation, match={"handover": False, **match}, seed=5, journal=journal,
+                     boot_id="boot-1", step=True)
 
 
 def recorded(app: App, clock: FakeClock) -> layout.LayoutRecorder:
     """Draw the whole screen with the layout record on."""
-    recorder = layout.start()
-    try:
+    recorder = layout.LayoutRecorder()
+    with app.stage.context.recorded(layout=recorder):
         recorder.clear(app.screen)
         app.draw(clock.now(), full=True)
-    finally:
-        layout.stop()
     return recorder
 
 
@@ -72,7 +61,7 @@ def play_by_taps(app: App, clock: FakeClock, until: object, turns: int = 400) ->
                 tap(app, do.DrawTile)
             else:
                 tap(app, do.TapTile(play.player, play.tile))
-                if s.selected == play.tile:
+                if s.selected == play.tile and play.at is not None:
                     tap(app, do.TapPoint(play.at))
     raise AssertionError("the match never got there")
 
@@ -184,43 +173,40 @@ def test_a_forced_pass_is_announced_on_both_halves_and_play_goes_on_without_a_ha
         assert (centre > 240) if x.facing == 0 else (centre < 240)
 
 
-def test_the_replay_steps_over_the_reveals_and_names_the_hands(tmp_path: Path) -> None:
+def test_the_replay_steps_over_the_reveals_and_names_the_hands(closing: Closing, tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     app, clock = make_app("upright", journal=journal, handover=True)
-    try:
-        tap(app, do.NewMatch())
-        play_by_taps(app, clock, lambda s: len(s.match.layout) >= 4 and s.match.phase is Phase.PLAY and any(
-            isinstance(e, Transfer) and e.reason is TransferReason.SCORE for e in s.events))
-        tap(app, do.Resign(0))
-        tap(app, do.ConfirmResign(0))
-        app.step(wait=False)
-        match_id = journal.matches()[0].id
-        steps = [e.step["do"] for e in journal.commands(match_id)]
-        assert "reveal" in steps
-        app.controller.handle(do.OpenReplay(match_id), clock.now())
-        app.step(wait=False)
-        r = app.ui.records
-        seen = []
-        for _ in range(len(steps)):
-            seen.append(r.replay[r.replay_at].step["do"])
-            texts = {x.text for x in recorded(app, clock).texts}
-            assert {"Player 1", "Player 2"} <= texts  # each hand named
-            if spot_for(app, do.ReplayTo(r.replay_at + 1)) is None and not any(
-                    isinstance(spot.intent, do.ReplayTo) and spot.intent.step > r.replay_at for spot in app.hotspots):
-                break
-            nxt = min(spot.intent.step for spot in app.hotspots
-                      if isinstance(spot.intent, do.ReplayTo) and spot.intent.step > r.replay_at)
-            tap(app, do.ReplayTo(nxt))
-        assert "reveal" not in seen
-        scores = [placed_score(r.replay, i) for i in range(len(r.replay))]
-        assert all((score is not None) == (item.step["do"] == "play" and i > 0)
-                   for i, (score, item) in enumerate(zip(scores, r.replay, strict=True)))
-        paid = [e.points for e in playing(app).events if isinstance(e, Transfer) and e.reason is TransferReason.SCORE]
-        assert [x for x in scores if x] == paid  # each score where the live match paid it
-        admin = app.stage.regions.admin_area
-        assert not any(spot.rect.colliderect(admin) for spot in app.hotspots if isinstance(spot.intent, do.ReplayTo))
-        assert all(min(spot.rect.size) >= 48 for spot in app.hotspots if isinstance(spot.intent, (do.ReplayTo, do.Back)))
-    finally:
-        app.close()
-        journal.close()
+    closing.later(journal.close)
+    tap(app, do.NewMatch())
+    play_by_taps(app, clock, lambda s: len(s.match.layout) >= 4 and s.match.phase is Phase.PLAY and any(
+        isinstance(e, Transfer) and e.reason is TransferReason.SCORE for e in s.events))
+    tap(app, do.Resign(0))
+    tap(app, do.ConfirmResign(0))
+    app.step(wait=False)
+    match_id = journal.matches()[0].id
+    steps = [e.step["do"] for e in journal.commands(match_id)]
+    assert "reveal" in steps
+    app.controller.handle(do.OpenReplay(match_id), clock.now())
+    app.step(wait=False)
+    r = app.ui.records
+    seen = []
+    for _ in range(len(steps)):
+        seen.append(r.replay[r.replay_at].step["do"])
+        texts = {x.text for x in recorded(app, clock).texts}
+        assert {"Player 1", "Player 2"} <= texts  # each hand named
+        if spot_for(app, do.ReplayTo(r.replay_at + 1)) is None and not any(
+                isinstance(spot.intent, do.ReplayTo) and spot.intent.step > r.replay_at for spot in app.hotspots):
+            break
+        nxt = min(spot.intent.step for spot in app.hotspots
+                  if isinstance(spot.intent, do.ReplayTo) and spot.intent.step > r.replay_at)
+        tap(app, do.ReplayTo(nxt))
+    assert "reveal" not in seen
+    scores = [placed_score(r.replay, i) for i in range(len(r.replay))]
+    assert all((score is not None) == (item.step["do"] == "play" and i > 0)
+               for i, (score, item) in enumerate(zip(scores, r.replay, strict=True)))
+    paid = [e.points for e in playing(app).events if isinstance(e, Transfer) and e.reason is TransferReason.SCORE]
+    assert [x for x in scores if x] == paid  # each score where the live match paid it
+    admin = app.stage.regions.admin_area
+    assert not any(spot.rect.colliderect(admin) for spot in app.hotspots if isinstance(spot.intent, do.ReplayTo))
+    assert all(min(spot.rect.size) >= 48 for spot in app.hotspots if isinstance(spot.intent, (do.ReplayTo, do.Back)))
 

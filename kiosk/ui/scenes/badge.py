@@ -9,6 +9,7 @@ from engine import Layout
 from kiosk.ui import layout, theme
 from kiosk.ui.board.geometry import layout_board
 from kiosk.ui.board.render import BADGE_TEXT, LAST_OUTLINE, SHADOW, badge_place, last_placed
+from kiosk.ui.part import Part
 
 
 def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layout, score: int) -> pygame.Rect | None:
@@ -32,12 +33,11 @@ def draw_badge_both_ways(surface: pygame.Surface, area: pygame.Rect, board: Layo
     pygame.draw.rect(surface, SHADOW, best, width=1, border_radius=best.w // 4)
     for seat, rect in ((0, pygame.Rect(best.x, best.centery, best.w, best.h - best.h // 2)),
                        (1, pygame.Rect(best.x, best.y, best.w, best.h // 2))):
-        local = pygame.Surface(rect.size, pygame.SRCALPHA)
-        layout.frame(local, rect, seat == 1)
-        centre = local.get_rect().center
+        part = Part(rect, seat == 1, clear=True)
+        centre = part.surface.get_rect().center
         where = image.get_rect(topleft=(centre[0] - ink.centerx, centre[1] - ink.centery))  # the ink in the middle
-        layout.text(local, where, px, BADGE_TEXT, value, role="score", seat=None, image=image)
-        local.blit(image, where)
-        surface.blit(pygame.transform.rotate(local, 180) if seat == 1 else local, rect)
+        layout.text(part.surface, where, px, BADGE_TEXT, value, role="score", seat=None, image=image)
+        part.surface.blit(image, where)
+        part.put(surface)
     layout.board_item(surface, best, "badge")  # as the upright badge (render.draw_last_placement): part of the board
     return best

@@ -8,7 +8,8 @@ buttons carry (``offers``) and hands them to the controller, which changes the s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -20,9 +21,12 @@ from kiosk.table.intents import Intent
 from kiosk.table.players import Seat
 from kiosk.table.session import GameSession
 from kiosk.table.state import Screen, UiState
-from kiosk.ui import layout, theme
+from kiosk.ui import theme
+from kiosk.ui.layout import LayoutRecorder
+from kiosk.ui.part import Part
 from kiosk.ui.regions import Regions, compute_regions, to_screen
 from kiosk.ui.scenes.naming import NamedSeat
+from kiosk.ui.theme import Fit
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 
@@ -44,6 +48,20 @@ class Context:
         self.orientation = orientation
         self.regions: Regions = compute_regions(size[0], size[1], orientation)
         self._names: dict[tuple[str, int, int], Translator] = {}
+        self.layout_recorder: LayoutRecorder | None = None
+        """Receives the layout record of each screen drawn (None: none is taken, as in the kiosk)."""
+        self.fits: list[Fit] | None = None
+        """Receives a ``Fit`` for every text drawn (None: none are kept)."""
+
+    @contextmanager
+    def recorded(self, layout: LayoutRecorder | None = None, fits: list[Fit] | None = None) -> Iterator[None]:
+        """Inside the ``with``, what the stage draws is recorded into ``layout`` and ``fits``."""
+        kept = self.layout_recorder, self.fits
+        self.layout_recorder, self.fits = layout, fits
+        try:
+            yield
+        finally:
+            self.layout_recorder, self.fits = kept
 
     @property
     def ui(self) -> UiState:
@@ -108,17 +126,13 @@ class Scene:
         return []
 
 
-class Layer:
+class Layer(Part):
     """A full-screen layer drawn upright for one player and turned toward them; hotspots mapped back."""
 
     def __init__(self, context: Context, facing: int | None) -> None:
         self.context = context
-        self.turned = context.facing(facing)
-        self.surface = pygame.Surface(context.size)
-        self.surface.fill(theme.BACKGROUND)
-        self.spots: list[Hotspot] = []
         # a full-screen layer is the whole table's while it is up (turned toward whoever uses it)
-        layout.frame(self.surface, self.surface.get_rect(), self.turned)
+        super().__init__(pygame.Rect((0, 0), context.size), context.facing(facing), fill=theme.BACKGROUND)
 
     def button(self, rect: pygame.Rect, label: str, intent: Intent, primary: bool = False,
                enabled: bool = True, size: int | None = None) -> None:
@@ -129,10 +143,7 @@ class Layer:
 
     def finish(self, target: pygame.Surface) -> list[Hotspot]:
         """Put the layer on ``target``; returns its hotspots in screen coordinates."""
-        local = pygame.transform.rotate(self.surface, 180) if self.turned else self.surface
-        target.blit(local, (0, 0))
-        screen = target.get_rect()
-        return [Hotspot(to_screen(s.rect, screen, self.turned), s.intent) for s in self.spots]
+        return self.put(target)
 
 
 def clear_of_admin(context: Context, rect: pygame.Rect, turned: bool) -> pygame.Rect:
@@ -153,13 +164,9 @@ def turned_toward(context: Context, surface: pygame.Surface, facing: int | None,
     table; the hotspots mapped back to the screen."""
     if not context.facing(facing):
         return paint(surface)
-    local = pygame.Surface(context.size)
-    local.fill(theme.BACKGROUND)
-    layout.frame(local, local.get_rect(), True)
-    spots = paint(local)
-    surface.blit(pygame.transform.rotate(local, 180), (0, 0))
-    screen = surface.get_rect()
-    return [Hotspot(to_screen(s.rect, screen, True), s.intent) for s in spots]
+    part = Part(pygame.Rect((0, 0), context.size), True, fill=theme.BACKGROUND)
+    part.add(paint(part.surface))
+    return part.put(surface)
 
 
 def pager(layer: Layer, t: Translator, page: int, count: int, intent: Callable[[int], Intent],

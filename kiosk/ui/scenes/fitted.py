@@ -11,7 +11,7 @@ import pygame
 
 from kiosk.table.intents import Intent
 from kiosk.ui import layout, theme
-from kiosk.ui.regions import to_screen
+from kiosk.ui.part import Part
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
 MIN_TEXT = layout.MIN_TEXT
@@ -81,18 +81,14 @@ class CardButton:
     enabled: bool = True
 
 
-class Card:
+class Card(Part):
     """A card at ``rect`` on the screen for ``seat`` (None: both), turned 180° when ``turned``: draw
     on ``surface`` in the card's own coordinates, then ``finish``."""
 
     def __init__(self, rect: pygame.Rect, turned: bool, seat: int | None, alpha: int = 235) -> None:
-        self.rect = pygame.Rect(rect)
-        self.turned = turned
-        self.surface = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        layout.frame(self.surface, self.rect, turned, seat)
+        super().__init__(rect, turned, seat, clear=True)
         pygame.draw.rect(self.surface, (*theme.OVERLAY, alpha), self.surface.get_rect(),
                          border_radius=max(8, min(14, self.rect.height // 8)))
-        self.spots: list[Hotspot] = []
 
     def button(self, b: CardButton) -> None:
         draw_button(self.surface, b.rect, b.label, primary=b.primary, enabled=b.enabled)
@@ -101,9 +97,7 @@ class Card:
 
     def finish(self, screen: pygame.Surface) -> list[Hotspot]:
         """Put the card on ``screen``; its hotspots in screen coordinates."""
-        local = pygame.transform.rotate(self.surface, 180) if self.turned else self.surface
-        screen.blit(local, self.rect)
-        return [Hotspot(to_screen(s.rect, self.rect, self.turned), s.intent) for s in self.spots]
+        return self.put(screen)
 
 
 def row(x: int, y: int, width: int, height: int, shares: Sequence[float], gap: int) -> list[pygame.Rect]:

@@ -12,10 +12,9 @@ import pygame
 
 from engine import NS_PER_S
 from kiosk.table.intents import CloseHelp, HelpLanguage, HelpPage, Noop
-from kiosk.ui import layout
 from kiosk.ui.help import draw_help, has_figures, help_layout
 from kiosk.ui.help_text import HelpNumbers
-from kiosk.ui.regions import to_screen
+from kiosk.ui.part import Part
 from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.widgets import Hotspot
 
@@ -76,11 +75,8 @@ class Help(Scene):
             return draw_help(surface, self.rect, self.language, self.context.ui.help_page, self.context.size[1],
                              self.numbers())
         # turned toward Player 2: drawn upright on its own surface, then turned onto the screen
-        local = surface.subsurface(self.rect).copy()
-        local = pygame.transform.rotate(local, 180)  # what lies beneath, as Player 2 sees it
-        layout.frame(local, self.rect, True)
-        box = local.get_rect()
-        spots = draw_help(local, box, self.language, self.context.ui.help_page, self.context.size[1],
-                             self.numbers())
-        surface.blit(pygame.transform.rotate(local, 180), self.rect)
-        return [Hotspot(to_screen(spot.rect, self.rect, True), spot.intent) for spot in spots]
+        beneath = pygame.transform.rotate(surface.subsurface(self.rect).copy(), 180)  # as Player 2 sees it
+        part = Part(self.rect, True, surface=beneath)
+        part.add(draw_help(part.surface, part.surface.get_rect(), self.language, self.context.ui.help_page,
+                           self.context.size[1], self.numbers()))
+        return part.put(surface)

@@ -16,8 +16,8 @@ from kiosk.table.intents import (
     OpenSettings,
     StartPairing,
 )
-from kiosk.ui import layout, theme
-from kiosk.ui.regions import to_screen
+from kiosk.ui import theme
+from kiosk.ui.part import Part
 from kiosk.ui.scenes.banner import banner_rect, warning_lines
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.pairing_strip import draw_pairing
@@ -47,9 +47,8 @@ class Home(Scene):
         for seat in (0, 1):
             where = pygame.Rect(0, h // 2 if seat == 0 else top, w, h // 2 - (top if seat == 1 else 0))
             turned = context.facing(seat)
-            local = pygame.Surface(where.size)
-            local.fill(theme.BACKGROUND)
-            layout.frame(local, where, turned)
+            part = Part(where, turned, fill=theme.BACKGROUND)
+            local = part.surface
             lw, lh = local.get_size()
             mine: list[Hotspot] = []
             gap = max(6, lh // 40)
@@ -81,8 +80,8 @@ class Home(Scene):
                 y += bh + gap
             if seat == 0 and line:  # the simulator's keys, or the buttons' state
                 text(local, line, pygame.Rect(56, y, lw - 112, 20), 16, theme.TEXT_DIM)
-            surface.blit(pygame.transform.rotate(local, 180) if turned else local, where)
-            spots += [Hotspot(to_screen(spot.rect, where, turned), spot.intent) for spot in mine]
+            part.add(mine)
+            spots += part.put(surface)
         return spots
 
     def draw_upright(self, surface: pygame.Surface) -> list[Hotspot]:

@@ -139,8 +139,8 @@ class _Half:
         self.rect = rect
         self.surface = pygame.Surface(rect.size)
         self.surface.fill(theme.BACKGROUND)
-        if layout.RECORDER is not None:  # what it covers is not read
-            layout.RECORDER.cover(rect, partly=True)
+        if (recorder := layout.recorder()) is not None:  # what it covers is not read
+            recorder.cover(rect, partly=True)
         layout.frame(self.surface, rect, False)
         self.spots: list[Hotspot] = [Hotspot(self.surface.get_rect(), Noop())]  # nothing beneath it is tapped
 

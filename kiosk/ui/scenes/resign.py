@@ -8,6 +8,7 @@ import pygame
 
 from kiosk.table.intents import CancelResign, ConfirmResign
 from kiosk.ui import layout, theme
+from kiosk.ui.part import Part
 from kiosk.ui.regions import to_screen
 from kiosk.ui.scenes.base import Context, Scene
 from kiosk.ui.scenes.table import panel_colour
@@ -43,9 +44,8 @@ class ResignConfirm(Scene):
         panel_rect, turned = r.panels[player], r.turned[player]
         area, no, yes, question = confirm_rects(r.local.hand, r.local.actions)
         where = to_screen(area, panel_rect, turned)
-        local = pygame.Surface(where.size)
-        layout.frame(local, where, turned, player)
-        local.fill(panel_colour(context.session.match, player))
+        part = Part(where, turned, player, fill=panel_colour(context.session.match, player))
+        local = part.surface
         shift = (-area.x, -area.y)
         no, yes, question = no.move(shift), yes.move(shift), question.move(shift)
         t = context.t_for(player)
@@ -56,8 +56,6 @@ class ResignConfirm(Scene):
                      max(16, why.height * 2 // 5), theme.TEXT_DIM)
         draw_button(local, yes, t._("Yes"))
         draw_button(local, no, t._("No"), primary=True)
-        if turned:
-            local = pygame.transform.rotate(local, 180)
-        surface.blit(local, where)
-        return [Hotspot(to_screen(yes, where, turned), ConfirmResign(player)),
-                Hotspot(to_screen(no, where, turned), CancelResign(player))]
+        part.spot(yes, ConfirmResign(player))
+        part.spot(no, CancelResign(player))
+        return part.put(surface)

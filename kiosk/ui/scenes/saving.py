@@ -7,7 +7,8 @@ from __future__ import annotations
 import pygame
 
 from kiosk.i18n import translator
-from kiosk.ui import layout, theme
+from kiosk.ui import theme
+from kiosk.ui.part import Part
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.widgets import Hotspot, paragraph
 
@@ -36,13 +37,11 @@ class SavingBanner(Scene):
         y = board.y + 2
         for language, turned in readers:
             rect = pygame.Rect(board.x + 4, y, board.width - 8, h)
-            local = pygame.Surface(rect.size)
-            local.fill(theme.DANGER)
-            layout.frame(local, rect, turned)
+            part = Part(rect, turned, fill=theme.DANGER)
             t = translator(language)
-            paragraph(local, t(problem), local.get_rect().inflate(-10, -4), max(22, h // 2 - 3), theme.BUTTON_TEXT,
-                      min_size=theme.MIN_READABLE, role="message")
-            surface.blit(pygame.transform.rotate(local, 180) if turned else local, rect)
+            paragraph(part.surface, t(problem), part.surface.get_rect().inflate(-10, -4), max(22, h // 2 - 3),
+                      theme.BUTTON_TEXT, min_size=theme.MIN_READABLE, role="message")
+            part.put(surface)
             y += h
         return []
 

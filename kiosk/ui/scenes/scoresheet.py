@@ -14,7 +14,7 @@ from kiosk.table.intents import CloseScoreSheet, Noop, ScoreSheetPage
 from kiosk.table.players import pages
 from kiosk.table.scoresheet import SheetRound, score_sheet
 from kiosk.ui import layout, theme
-from kiosk.ui.regions import to_screen
+from kiosk.ui.part import Part
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
@@ -87,8 +87,8 @@ class ScoreSheet(Scene):
         rect = self.rect
         facing = ui.sheet_facing
         turned = context.facing(facing)
-        local = pygame.Surface(rect.size)
-        layout.frame(local, rect, turned)
+        part = Part(rect, turned)
+        local = part.surface
         box = local.get_rect()
         spots = [Hotspot(box, Noop())]  # the sheet takes the taps over the board
         pygame.draw.rect(local, theme.PANEL, box, border_radius=10)
@@ -139,8 +139,8 @@ class ScoreSheet(Scene):
             detail = pygame.Rect(int(box.width * COLUMNS[1][0]), y + top_h, int(box.width * 0.83), row_h - top_h - 3)
             text(local, transfers_text(t, row, who), detail, small, theme.TEXT_DIM, align="left", role="sheet")
             y += row_h
-        surface.blit(pygame.transform.rotate(local, 180) if turned else local, rect)
-        return [Hotspot(to_screen(spot.rect, rect, turned), spot.intent) for spot in spots]
+        part.add(spots)
+        return part.put(surface)
 
     @staticmethod
     def _cells(local: pygame.Surface, y: int, height: int, values: list[str], size: int,

@@ -24,6 +24,7 @@ from kiosk.table.recap import recap_text
 from kiosk.table.session import GameSession, Message
 from kiosk.ui import layout, theme
 from kiosk.ui.board.table import board_rects, clear_of, draw_board_area, draw_hand
+from kiosk.ui.part import Part
 from kiosk.ui.regions import Regions, to_screen
 from kiosk.ui.scenes.badge import draw_badge_both_ways
 from kiosk.ui.scenes.base import ClockSpot, Context, Scene
@@ -192,9 +193,8 @@ class TableScene(Scene):
         rect, turned, local = r.panels[player], r.turned[player], r.local
         m = session.match
         t = context.t_for(player)
-        panel = pygame.Surface(local.size)
-        panel.fill(panel_colour(m, player))
-        layout.frame(panel, rect, turned, player)
+        part = Part(rect, turned, player, fill=panel_colour(m, player))
+        panel = part.surface
         mine: list[Hotspot] = []
 
         status = local.status
@@ -218,12 +218,11 @@ class TableScene(Scene):
         elif not (player in context.ui.confirm_resign and not m.is_over):  # else the confirmation's place
             self._actions(panel, local.actions, session, player, t, mine)
 
-        if turned:
-            panel = pygame.transform.rotate(panel, 180)
-        surface.blit(panel, rect)
+        part.add(mine)
+        placed = part.put(surface)
         pygame.draw.line(surface, (0, 0, 0), rect.topleft if not turned else rect.bottomleft,
                          rect.topright if not turned else rect.bottomright, 2)
-        spots += [Hotspot(to_screen(spot.rect, rect, turned), spot.intent) for spot in mine]
+        spots += placed
 
     def _hand(self, panel: pygame.Surface, rect: pygame.Rect, session: GameSession, player: int,
               spots: list[Hotspot]) -> None:
@@ -349,9 +348,8 @@ class TableScene(Scene):
         for seat in (0, 1):
             where = pygame.Rect(r.x, r.y + half + 2 if seat == 0 else r.y, r.width, half - 2)
             turned = context.facing(seat)
-            local = pygame.Surface(where.size)
-            local.fill(theme.BOARD)
-            layout.frame(local, where, turned)
+            part = Part(where, turned, fill=theme.BOARD)
+            local = part.surface
             t = context.t_for(seat)
             w, h = where.size
             mine: list[Hotspot] = []
@@ -384,8 +382,8 @@ class TableScene(Scene):
                 home = pygame.Rect(0, rules.y - 4 - button_h, w, button_h)
                 draw_button(local, home, t._("Home"))
                 mine.append(Hotspot(home, GoHome()))
-            surface.blit(pygame.transform.rotate(local, 180) if turned else local, where)
-            spots += [Hotspot(to_screen(spot.rect, where, turned), spot.intent) for spot in mine]
+            part.add(mine)
+            spots += part.put(surface)
 
     def _messages(self, surface: pygame.Surface, session: GameSession, now_ns: int, above: bool) -> None:
         """The newest messages at the bottom of the board (below the card when one is shown); in table
@@ -457,9 +455,8 @@ class TableScene(Scene):
         ``reader``'s language, facing them."""
         context = self.context
         h = rect.height
-        local = pygame.Surface(rect.size, pygame.SRCALPHA)
-        turned = context.facing(reader)
-        layout.frame(local, rect, turned, message.player if isinstance(message, Message) else reader)
+        part = Part(rect, context.facing(reader), message.player if isinstance(message, Message) else reader, clear=True)
+        local = part.surface
         layout.board_item(surface, rect, "bar")
         pygame.draw.rect(local, (0, 0, 0, 200), local.get_rect(), border_radius=h // 3)
         if isinstance(message, str):
@@ -467,9 +464,7 @@ class TableScene(Scene):
         else:
             text(local, self._said(message, context.t_for(reader)), local.get_rect().inflate(-12, -4), h - 6,
                  _colour(message), role="score" if message.kind == "score" else "message")
-        if turned:
-            local = pygame.transform.rotate(local, 180)
-        surface.blit(local, rect)
+        part.put(surface)
 
     def card(self, surface: pygame.Surface, lines: Lines, facing: int | None,
              buttons: Sequence[tuple[str, Intent, bool]] = (), role: str = "other") -> list[Hotspot]:
@@ -513,9 +508,8 @@ class TableScene(Scene):
     def _card_at(self, surface: pygame.Surface, card: pygame.Rect, lines: list[Line], reader: int | None,
                  seat: int | None, buttons: Sequence[tuple[str, Intent, bool]], role: str) -> list[Hotspot]:
         context = self.context
-        local = pygame.Surface(card.size, pygame.SRCALPHA)
-        turned = context.facing(reader)
-        layout.frame(local, card, turned, seat)
+        part = Part(card, context.facing(reader), seat, clear=True)
+        local = part.surface
         layout.hide_board(surface, card)  # the card is over the board on purpose
         pygame.draw.rect(local, (*theme.OVERLAY, 235), local.get_rect(), border_radius=14)
         button_h = max(48, int(card.height * 0.24)) if buttons else 0
@@ -539,10 +533,8 @@ class TableScene(Scene):
                 draw_button(local, b, label, primary=primary)
                 spots.append(Hotspot(b, intent))
                 x += bw + 8
-        if turned:
-            local = pygame.transform.rotate(local, 180)
-        surface.blit(local, card)
-        return [Hotspot(to_screen(spot.rect, card, turned), spot.intent) for spot in spots]
+        part.add(spots)
+        return part.put(surface)
 
     def top_cards(self) -> list[tuple[pygame.Rect, int | None]]:
         """Where slim cards go (``card_top``), and whom each faces."""
@@ -562,9 +554,8 @@ class TableScene(Scene):
             if computer is not None and reader == computer.seat:
                 continue  # nobody reads the computer's half
             self._topped.append(card)
-            shade = pygame.Surface(card.size, pygame.SRCALPHA)
-            turned = context.facing(reader)
-            layout.frame(shade, card, turned)
+            part = Part(card, context.facing(reader), clear=True)
+            shade = part.surface
             pygame.draw.rect(shade, (*theme.OVERLAY, 235), shade.get_rect(), border_radius=10)
             inner = shade.get_rect().inflate(-16, -8)
             resolved = _lines(lines, context.t_for(reader))
@@ -576,7 +567,7 @@ class TableScene(Scene):
                 text_or_wrap(shade, value, pygame.Rect(inner.x, y, inner.width, h), max(16, min(int(h * 0.85), cap)),
                              colour, bold=size >= 3, role=role)
                 y += h
-            surface.blit(pygame.transform.rotate(shade, 180) if turned else shade, card)
+            part.put(surface)
 
 
 Lines = list[Line] | Callable[[Translator], list[Line]]

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk.store.journal import COMPUTER_SEAT_KEY
+
 MAX_MATCHES = 200
 """Matches in one upload (the hub's limit)."""
 MAX_ROWS = 5_000
@@ -103,6 +105,7 @@ def match_upload(conn: sqlite3.Connection, match_id: int) -> dict[str, Any]:
     try:
         balances = [int(b) for b in json.loads(rows[-1]["snapshot"])["balances"]]
         settings = json.loads(config)
+        settings.pop(COMPUTER_SEAT_KEY, None)  # the table's own: the hub takes the engine's configuration only
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise Unsendable(f"match {match_id}: its last row holds no readable snapshot") from exc
     return {

@@ -507,6 +507,7 @@ class TableScene(Scene):
                 room = max(0, most - len(resolved))  # the card's own facts first, then the newest messages
                 resolved = (resolved[:head] + (said[-room:] if room else []) + resolved[head:])[:most]
             self._carded.add(seat)
+            self._topped.append(half)  # the computer's lines on the person's half keep off the card
             spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
         return spots
 

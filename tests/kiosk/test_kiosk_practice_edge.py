@@ -36,10 +36,12 @@ S = NS_PER_S
 PERSON, COMPUTER = 1, 0
 
 
-def make_app(journal: Journal | None = None, clock: FakeClock | None = None) -> tuple[App, FakeClock]:
+def make_app(journal: Journal | None = None, clock: FakeClock | None = None, balances: int = 150
+             ) -> tuple[App, FakeClock]:
     clock = clock or FakeClock(10 * S)
     config = KioskConfig()  # table orientation, hand-overs on (a practice match has none)
-    config = replace(config, display=replace(config.display, orientation="table"))
+    config = replace(config, display=replace(config.display, orientation="table"),
+                     match=replace(config.match, balances=balances))
     app = App(config, clock=clock, size=(800, 480), hardware_backend="mock", rng=random.Random(7), journal=journal,
               boot_id="boot-1", simulator=True)
     app.controller.bot_executor = InlineExecutor()
@@ -217,3 +219,52 @@ def test_a_restart_seats_the_person_at_the_same_edge_and_the_upload_keeps_the_hu
     finally:
         again.close()
         journal.close()
+
+
+def test_a_whole_practice_match_from_the_top_edge_covers_no_text_tile_or_card() -> None:
+    """Every frame of whole matches from the top edge passes ``layout.covered`` (a message bar, the
+    computer's recap line, over a card, a tile, a lit point or a text), played until one ends on the
+    computer's move (the recap line was drawn over the result card)."""
+    from kiosk.devtools.screenshots import layout_record
+
+    app, clock = make_app(balances=40)
+    try:
+        ended_by_computer = False
+        for game in range(6):
+            rng = random.Random(game)
+            if game:
+                tap(app, do.Rematch())
+            else:
+                start_from_the_top(app, 1)
+            s = playing(app)
+            for _ in range(3000):
+                m = s.match
+                recorder = layout.start()
+                try:
+                    recorder.clear(app.screen)
+                    app.draw(clock.now(), full=True)
+                finally:
+                    layout.stop()
+                record = layout_record(app, recorder, "practice-top", "table", "en")
+                assert layout.covered(record) == [], (game, m.round, layout.covered(record))
+                if m.is_over:
+                    break
+                if m.to_act == COMPUTER and m.phase in (Phase.AUCTION, Phase.PLAY):
+                    frame(app, clock)
+                    ended_by_computer = s.match.is_over
+                    continue
+                clock.advance(0.3)
+                plays = [a for a in m.legal_actions() if isinstance(a, Play)] if m.phase is Phase.PLAY else []
+                if plays:
+                    play = rng.choice(plays)
+                    tap(app, do.TapTile(PERSON, play.tile))
+                    if s.selected == play.tile and play.at is not None:
+                        tap(app, do.TapPoint(play.at))
+                else:
+                    person_turn(app, clock)
+            assert s.match.is_over, (s.match.phase, s.match.to_act, s.match.round, s.selected, app.ui.screen)
+            if ended_by_computer:
+                break
+        assert ended_by_computer
+    finally:
+        app.close()

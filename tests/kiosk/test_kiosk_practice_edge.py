@@ -4,6 +4,7 @@ Through the real app (real pygame surfaces, a real SQLite journal, a fake clock)
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -20,6 +21,8 @@ import pytest
 from kiosk_support import intents_on_screen, playing, spot_for, tap
 
 import kiosk.ui.scenes.table as table_scene
+from club.verify import verify
+from club.wire import MatchUpload
 from engine import NS_PER_S, Decline, Phase, Play, Tile
 from kiosk.app import App
 from kiosk.club.outbox import match_upload
@@ -215,6 +218,8 @@ def test_a_restart_seats_the_person_at_the_same_edge_and_the_upload_keeps_the_hu
         with journal.database.read() as conn:
             upload = match_upload(conn, record.id)
         assert COMPUTER_SEAT_KEY not in upload["header"]["config"]  # the hub takes the engine's keys only
+        verdict = verify(MatchUpload.model_validate_json(json.dumps(upload)))  # as the hub reads and replays it
+        assert verdict.rejection is None and verdict.winner == COMPUTER and not verdict.rated
         assert Players(journal).get(bo.id).games == 0
     finally:
         again.close()

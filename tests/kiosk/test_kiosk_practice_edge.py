@@ -221,6 +221,8 @@ def test_a_restart_seats_the_person_at_the_same_edge_and_the_upload_keeps_the_hu
         verdict = verify(MatchUpload.model_validate_json(json.dumps(upload)))  # as the hub reads and replays it
         assert verdict.rejection is None and verdict.winner == COMPUTER and not verdict.rated
         assert Players(journal).get(bo.id).games == 0
+        (row,) = Players(journal).history(bo.id)  # Bo's history: a loss against the computer, unrated
+        assert row.result == "loss" and not row.rated and journal.computer_levels([record.id]) == {record.id: 4}
     finally:
         again.close()
         journal.close()

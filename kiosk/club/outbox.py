@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.store.event_schema import berserk_seats
+from kiosk.store.journal import COMPUTER_SEAT_KEY
 
 MAX_MATCHES = 200
 """Matches in one upload (the hub's limit)."""
@@ -106,6 +107,7 @@ def match_upload(conn: sqlite3.Connection, match_id: int) -> dict[str, Any]:
     try:
         balances = [int(b) for b in json.loads(rows[-1]["snapshot"])["balances"]]
         settings = json.loads(config)
+        settings.pop(COMPUTER_SEAT_KEY, None)  # the table's own: the hub takes the engine's configuration only
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise Unsendable(f"match {match_id}: its last row holds no readable snapshot") from exc
     header = {"local_id": int(match_id), "players": [u0, u1], "computer_level": level,

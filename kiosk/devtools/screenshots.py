@@ -410,13 +410,14 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         app.do(do.StepSetting("match.bank_seconds", 2), clock.now())
         app.do(do.NextChoice("kiosk.language"), clock.now())
 
-    def practice(level: int, stop: Callable[[Match], bool], seed: int) -> GameSession:
-        """A practice match against the computer at ``level``, played by random legal commands until ``stop``."""
+    def practice(level: int, stop: Callable[[Match], bool], seed: int, seat: int = 0) -> GameSession:
+        """A practice match against the computer at ``level``, the person in ``seat`` (1: started from Player 2's
+        half), played by random legal commands until ``stop``."""
         app.controller.go_home()
         app.controller.bot_executor = InlineExecutor()
         app.controller.bot_samples = 16
-        app.do(do.OpenPractice(), clock.now())
-        app.do(do.PlayComputer(level), clock.now())
+        app.do(do.OpenPractice(seat or None), clock.now())
+        app.do(do.PlayComputer(level, seat), clock.now())
         s = app.session
         assert s is not None
         play_until(s, clock, stop, seed=seed)
@@ -457,6 +458,14 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
 
     def practice_auction() -> None:  # the computer bids: no card on its half, the person is told it thinks
         practice(3, lambda m: m.phase is Phase.AUCTION and m.to_act == 1, seed=3)
+
+    def practice_top_moves() -> None:  # started from Player 2's half: the person plays at the top edge
+        s = practice(2, lambda m: m.phase is Phase.PLAY and m.to_act == 1 and len(m.layout) >= 6, seed=8, seat=1)
+        app.controller.update(clock.now())
+        assert s.recap.for_player(1)
+
+    def practice_top_auction() -> None:  # the person at the top edge decides in the auction
+        practice(3, lambda m: m.phase is Phase.AUCTION and m.to_act == 1, seed=3, seat=1)
 
     def practice_hint() -> None:  # the person asked for a hint: its tile picked up, its point ringed
         def choices(m: Match) -> bool:
@@ -510,6 +519,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "practice-hint": practice_hint, "practice-moves": practice_moves, "settings-player2": settings_player2,
         "play-badge": play_badge, "leaderboard-player2": leaderboard_player2,
         "practice-levels-player2": practice_levels_player2, "practice-auction": practice_auction,
+        "practice-top-moves": practice_top_moves, "practice-top-auction": practice_top_auction,
         "practice-history": practice_history,
         **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint, **event_scenes(app, clock),
     }

@@ -98,6 +98,16 @@ def journal_path(simulator: bool) -> Path:
     return state_dir(simulator) / JOURNAL_FILE
 
 
+COMPUTER_SEAT_KEY = "computer_seat"
+"""In a practice match's saved configuration: the computer's seat when it is 0 (the person sat at Player 2's
+edge). Absent: seat 1. ``MatchConfig.from_dict`` reads past it."""
+
+
+def computer_seat_of(config: dict[str, Any] | None) -> int:
+    """The seat the computer plays in a practice match saved with ``config`` (1 unless it says 0)."""
+    return 0 if config is not None and config.get(COMPUTER_SEAT_KEY) == 0 else 1
+
+
 class Journal:
     """The open journal: matches and their rows. Thread-safe; each write is on disk when it returns."""
 
@@ -175,16 +185,19 @@ class Journal:
                     wall_s: float | None = None, computer_level: int | None = None, uuid: str | None = None,
                     event: EventLink | None = None) -> int:
         """A new match (committed) with its configuration and players (named ids, None: guest);
-        ``computer_level``: a practice match against the computer at that level (in seat 1, which
-        must then be no named player); ``uuid``: the match's UUID (a fresh UUIDv7 when None or when
-        another match of the file holds it); ``event``: the club event's pairing it plays, and berserk."""
+        ``computer_level``: a practice match against the computer at that level (in seat 1, or in seat 0
+        when ``config`` says so under ``COMPUTER_SEAT_KEY``; that seat must then be no named player);
+        ``uuid``: the match's UUID (a fresh UUIDv7 when None or when another match of the file holds
+        it); ``event``: the club event's pairing it plays, and berserk."""
         data = config.to_dict() if isinstance(config, MatchConfig) else dict(config)
         MatchConfig.from_dict(data)  # refuse a configuration the engine would not take
         if len(players) != 2:
             raise StoreUsageError(internal("a match has two players, not {count}", count=len(players)))
         p0, p1 = players
-        if computer_level is not None and (p1 is not None or computer_level not in (1, 2, 3, 4)):
-            raise StoreUsageError(internal("the computer plays seat 1 at a level from 1 to 4"))
+        if data.get(COMPUTER_SEAT_KEY, 1) not in (0, 1) or (computer_level is None and COMPUTER_SEAT_KEY in data):
+            raise StoreUsageError(internal("the computer's seat is 0 or 1, in a practice match"))
+        if computer_level is not None and (players[computer_seat_of(data)] is not None or computer_level not in (1, 2, 3, 4)):
+            raise StoreUsageError(internal("the computer plays a seat with no named player at a level from 1 to 4"))
         if p0 is not None and p0 == p1:
             raise StoreUsageError(internal("a named player cannot play against themselves"))
         wall = self._wall(wall_s)

@@ -280,15 +280,16 @@ class JournalKeeper:
         runlog.found = []
 
     def begin(self, config: MatchConfig, players: Sequence[int | None], now_ns: int, *,
-              computer_level: int | None = None, event: EventLink | None = None) -> RecordingMatch:
+              computer_level: int | None = None, computer_seat: int = 1,
+              event: EventLink | None = None) -> RecordingMatch:
         """A new match for the table (put it in ``session.match``), entered in the journal now when it
         can be, else kept in memory and entered later with everything played; never raises.
-        ``computer_level``: a practice match, the computer at that level in seat 1; ``event``: the club
-        event's pairing it plays."""
+        ``computer_level``: a practice match, the computer at that level in ``computer_seat``;
+        ``event``: the club event's pairing it plays."""
         busy = self.writer is not None and self.writer.busy  # its names only when no commit holds the file
         recorder = MatchRecorder(self.journal, None, self.boot_id, wall_clock=self.wall_clock, config=config,
                                  players=players, names=(None, None) if busy else self._names(players),
-                                 computer_level=computer_level, event=event)
+                                 computer_level=computer_level, computer_seat=computer_seat, event=event)
         recorder.housekeeping = False
         match = recorder.watch(RecordingMatch(config, boot_id=self.boot_id))
         self._current = recorder

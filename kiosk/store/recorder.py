@@ -27,7 +27,7 @@ from engine.snapshot import save_text
 from kiosk.store.errors import PlayerNameError, StoreUsageError
 from kiosk.store.event_schema import EventLink
 from kiosk.store.identity import new_match_uuid
-from kiosk.store.journal import Journal
+from kiosk.store.journal import COMPUTER_SEAT_KEY, Journal, computer_seat_of
 from kiosk.store.players import Players
 from kiosk.store.records import Entry, entry_row
 
@@ -80,7 +80,8 @@ class MatchRecorder:
                  config: MatchConfig | dict[str, Any] | None = None,
                  players: Sequence[int | None] = (None, None), names: Sequence[str | None] = (None, None),
                  created_wall: float | None = None, rows: Sequence[Entry] = (),
-                 computer_level: int | None = None, event: EventLink | None = None) -> None:
+                 computer_level: int | None = None, computer_seat: int | None = None,
+                 event: EventLink | None = None) -> None:
         self.journal = journal if (match_id is not None or config is not None) else None
         self.match_id = match_id
         self.boot_id = boot_id
@@ -91,9 +92,11 @@ class MatchRecorder:
         self.names: tuple[str | None, str | None] = (names[0], names[1])
         """Their names, to find them again in another file (None: unknown or a guest)."""
         self.computer_level = computer_level
-        """A practice match: the computer's level (it plays seat 1); None: two people."""
+        """A practice match: the computer's level (it plays ``computer_seat``); None: two people."""
         self.event = event
         """A club event's match: its pairing and the seats that chose berserk (None: no event)."""
+        if computer_level is not None and computer_seat == 0 and self.config is not None:
+            self.config = {**self.config, COMPUTER_SEAT_KEY: 0}  # kept with the match: a resume seats it again
         self.created_wall = float(wall_clock()) if created_wall is None else float(created_wall)
         self.uuid: str | None = new_match_uuid(self.created_wall) if match_id is None else None
         """The match's UUID when the recorder enters it (kept when it enters it again in another file, so
@@ -225,11 +228,18 @@ class MatchRecorder:
                 except StoreUsageError:
                     found = None
             seats.append(found)
-        if (seats[0] is not None and seats[0] == seats[1]) or self.computer_level is not None:
-            seats[1] = None  # the computer's seat has no player id
+        if seats[0] is not None and seats[0] == seats[1]:
+            seats[1] = None
+        if self.computer_level is not None:
+            seats[self.computer_seat] = None  # the computer's seat has no player id
         self.players = (seats[0], seats[1])
         return journal.begin_match(self.config, self.players, wall_s=self.created_wall,
                                    computer_level=self.computer_level, uuid=self.uuid, event=self.event)
+
+    @property
+    def computer_seat(self) -> int:
+        """The seat the computer plays in a practice match: 1, or 0 when the person sat at Player 2's edge."""
+        return computer_seat_of(self.config)
 
     def attach(self, journal: Journal | None) -> None:
         """Write into ``journal`` from now on (None: keep the rows only).

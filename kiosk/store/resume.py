@@ -44,10 +44,15 @@ class Resumed:
     dropped: tuple[int, ...] = field(default=())
     """Damaged rows after ``seq`` that were set aside."""
     computer_level: int | None = None
-    """A practice match: the computer's level (it plays seat 1); None: two people."""
+    """A practice match: the computer's level (it plays ``computer_seat``); None: two people."""
     saved: bool = True
     """False when the restart row could not be written (the disk refused): it is pending in
     ``recorder`` and the next ``sync`` writes it."""
+
+    @property
+    def computer_seat(self) -> int:
+        """The seat the computer plays in a practice match (kept with the match's configuration)."""
+        return self.recorder.computer_seat
 
     @property
     def aborted(self) -> bool:

@@ -86,8 +86,8 @@ V2: tuple[str, ...] = (
 V3: tuple[str, ...] = (
     "ALTER TABLE matches ADD COLUMN computer_level INTEGER",
 )
-"""Version 3: a practice match's computer level (1 Beginner to 4 Expert; it plays seat 1, which has no
-player id); NULL: two people."""
+"""Version 3: a practice match's computer level (1 Beginner to 4 Expert; it plays seat 1, or seat 0 when
+the match's ``config`` says ``"computer_seat": 0``, a seat with no player id); NULL: two people."""
 
 V4: Migration = create_history
 """Version 4: the ``history`` table (the journal's history id, kept by its backups, and its commit

@@ -32,7 +32,7 @@ from kiosk.i18n import N_, T, Text
 from kiosk.table.session import GameSession
 
 COMPUTER_SEAT = 1
-"""The computer sits at Player 2's edge; the person plays at Player 1's (seat 0)."""
+"""The computer's seat unless the person started the match from Player 2's half (then it plays seat 0)."""
 PERSON_SEAT = 0
 MIN_MOVE_NS = NS_PER_S
 """The computer's move is applied no sooner than this after its turn began (the default of
@@ -112,8 +112,13 @@ class ComputerPlayer:
 
     # -- what the table shows -------------------------------------------------------------
 
+    def again(self) -> tuple[int, int]:
+        """(level, the person's seat): a rematch the same way."""
+        return self.level, self.person
+
     @property
     def person(self) -> int:
+        """The person's seat."""
         return 1 - self.seat
 
     def thinking(self, match: Match) -> bool:

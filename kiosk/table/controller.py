@@ -12,8 +12,7 @@ becomes the saving banner), the interface state (``ui``) and the named players (
 - at start-up an unfinished match is resumed from the journal;
 - a loop that could not take commands for too long while a clock ran aborts the match (stall);
 - each transfer of points makes a chip flight (who pays whom, how much, since when);
-- between matches, the kiosk returns home after a while without input; holding the admin corner
-  (or key) long enough asks for the owner PIN (``owner_screens``, whose decisions it applies).
+- between matches it goes home after a while without input; the admin corner (or key) held asks for the PIN.
 
 Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines), ``players`` (the
 named players' screens), ``event_desk`` (a club event's pairing at the table).
@@ -147,7 +146,7 @@ class Controller:
         session.namer = self.player_name
         session.adopt(resumed.match)
         self.session, self._entered = session, True
-        self._practice(resumed.computer_level, session)
+        self._practice(resumed.computer_level, session, 1 - resumed.computer_seat)
         self.desk.seat_names_from(resumed.players)
         session.events.extend(resumed.events)
         self._events_seen = len(session.events)
@@ -155,13 +154,13 @@ class Controller:
         self._save(now)
         self.ui.screen = Screen.MATCH
 
-    def new_match(self, computer_level: int | None = None) -> None:
+    def new_match(self, computer_level: int | None = None, person: int = 0) -> None:
         """Start a fresh match at the ready screen (entered in the journal at its first Start);
-        ``computer_level``: a practice match against the computer at that level (no hand-overs)."""
+        ``computer_level``: a practice match against the computer at that level (no hand-overs), ``person``'s seat."""
         settings = self.config.match if computer_level is None else replace(self.config.match, handover=False)
         self.session = GameSession(settings, self.rng, boot_id=self.boot_id)
         self.session.namer = self.player_name
-        self._practice(computer_level, self.session)
+        self._practice(computer_level, self.session, person)
         self._entered = False
         self.ui.records.picker = None
         self.flight = None
@@ -190,9 +189,9 @@ class Controller:
             return
         if s.match.phase is not Phase.READY or s.match.round != 0:
             return
-        level = None if self.computer is None else self.computer.level
+        level, seat = (None, 1) if self.computer is None else (self.computer.level, self.computer.seat)
         s.adopt(self.keeper.begin(s.match.config, self.ui.records.chosen_ids(), self.clock.now(),
-                                  computer_level=level, event=self.events.link()))
+                                  computer_level=level, computer_seat=seat, event=self.events.link()))
         self._entered = True
 
     def go_home(self) -> None:
@@ -312,9 +311,9 @@ class Controller:
             do.CloseScoreSheet: lambda i, now: setattr(ui, "sheet_open", False),
             do.ScoreSheetPage: lambda i, now: setattr(ui, "sheet_page", max(0, i.page)),
             do.NewMatch: lambda i, now: self.new_match(),
-            do.Rematch: lambda i, now: self.new_match(None if self.computer is None else self.computer.level),
+            do.Rematch: lambda i, now: self.new_match(*(self.computer.again() if self.computer else ())),
             do.OpenPractice: lambda i, now: ui.open_screen(Screen.PRACTICE, i.player),
-            do.PlayComputer: lambda i, now: self.new_match(i.level),
+            do.PlayComputer: lambda i, now: self.new_match(i.level, 1 if i.seat == 1 else 0),
             do.GoHome: lambda i, now: self.go_home(),
             do.OpenSettings: lambda i, now: self._open_settings(i.player),
             do.Hint: self._hint, do.StartPairing: self.events.start, do.Berserk: self.events.toggle_berserk,
@@ -507,14 +506,15 @@ class Controller:
 
     # -- the computer ------------------------------------------------------------------------
 
-    def _practice(self, level: int | None, session: GameSession | None) -> None:
-        """The computer for ``session`` at ``level`` (None: two people; the last one's questions are dropped)."""
+    def _practice(self, level: int | None, session: GameSession | None, person: int = 0) -> None:
+        """The computer for ``session`` at ``level``, ``person`` in the other seat (None: two people)."""
         if self.computer is not None:
             self.computer.cancel()
         self.computer = None
         if level is None or session is None:
             return
-        self.computer = ComputerPlayer(level, self.clock.now, InlineExecutor(), random.Random(self.rng.getrandbits(64)))
+        rng = random.Random(self.rng.getrandbits(64))
+        self.computer = ComputerPlayer(level, self.clock.now, InlineExecutor(), rng, seat=1 - person)
 
     def _computer(self) -> ComputerPlayer | None:
         """The computer, thinking where and as much as ``bot_executor`` and ``bot_samples`` say now (the

@@ -440,9 +440,11 @@ class OpenPractice(Intent):
 
 @dataclass(frozen=True, slots=True)
 class PlayComputer(Intent):
-    """A practice match against the computer at ``level`` (1 Beginner to 4 Expert); the person plays seat 0."""
+    """A practice match against the computer at ``level`` (1 Beginner to 4 Expert); the person plays ``seat``
+    (the edge the level choice faced: 1 from Player 2's half of the home screen), the computer the other."""
 
     level: int
+    seat: int = 0
 
 
 @dataclass(frozen=True, slots=True)

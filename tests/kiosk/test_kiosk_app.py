@@ -156,6 +156,56 @@ def test_handover_screen_shows_no_tile_faces() -> None:
     assert any(region.get_at((x, y)) == face for x in range(0, hand_rect.width, 2) for y in range(0, hand_rect.height, 2))
 
 
+def test_hot_seat_auction_shows_a_hand_only_after_its_player_revealed() -> None:
+    """Issue 20: on a shared screen every auction decision (the first one too) begins with a hand-over,
+    and no tile face is in either panel until the player to act reveals; bids by RAISE and by tap."""
+    from kiosk.ui.board.render import IVORY as TILE_FACE
+
+    app, clock = make_app(handover=True)
+    face = pygame.Color(*TILE_FACE)
+
+    def faces(player: int) -> bool:
+        region = app.screen.subsurface(app.stage.regions.panels[player])
+        w, h = region.get_size()
+        return any(region.get_at((x, y)) == face for x in range(0, w, 2) for y in range(0, h, 2))
+
+    frame(app)
+    tap(app, do.NewMatch())
+    tap(app, do.Start(0))
+    s = playing(app)
+    decisions = reveals = 0
+    revealed: int | None = None
+    while not s.match.is_over and decisions < 12:
+        m = s.match
+        if m.phase is Phase.READY:
+            clock.advance(1)
+            key(app, "a")
+            revealed = None
+        elif m.phase is Phase.HANDOVER and m.to_act is not None and m.auction() is not None:
+            assert not faces(0) and not faces(1)
+            revealed = m.to_act
+            reveals += 1
+            tap(app, do.Reveal(m.to_act))
+        elif m.phase is Phase.AUCTION:
+            player = m.to_act
+            assert player is not None and revealed == player  # a hand-over before every decision
+            assert faces(player) and not faces(1 - player)
+            decisions += 1
+            clock.advance(1)
+            standing = m.auction()
+            assert standing is not None
+            if standing.bid is not None and standing.bid >= 30:
+                key(app, ("a", "j")[player])  # ACCEPT
+            elif decisions % 2:
+                key(app, ("s", "k")[player])  # RAISE
+            else:
+                tap(app, do.PlaceBid)
+            revealed = None
+        else:
+            play_turn(app, clock)
+    assert decisions >= 4 and reveals == decisions
+
+
 def test_touch_arrives_once_and_finger_coordinates_map_to_the_screen(app_clock: tuple[App, FakeClock]) -> None:
     app, _ = app_clock
     frame(app)

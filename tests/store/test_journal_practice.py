@@ -12,7 +12,7 @@ import pytest
 
 from engine import NS_PER_S, EndReason, MatchConfig, Outcome, Start, shuffle_deal
 from kiosk.store.errors import StoreUsageError
-from kiosk.store.journal import Journal
+from kiosk.store.journal import COMPUTER_SEAT_KEY, Journal
 from kiosk.store.players import Players
 from kiosk.store.recorder import MatchRecorder, RecordingMatch, new_recorded_match
 from kiosk.store.resume import resume
@@ -81,3 +81,30 @@ def test_the_level_goes_with_the_match_into_another_file_and_comes_back_on_resum
     assert isinstance(resumed.match, RecordingMatch) and isinstance(resumed.recorder, MatchRecorder)
     first.close()
     second.close()
+
+
+def test_the_computer_may_sit_in_seat_1_when_the_configuration_says_so_and_a_resume_keeps_it(
+        tmp_path: Path) -> None:
+    """Issue 20: a practice match started from Player 2's edge puts the computer in seat 0 (Player 1)."""
+    with Journal.open(tmp_path / "journal.sqlite3") as j:
+        anna = Players(j).create("Anna").id
+        seat_0 = {**MatchConfig().to_dict(), COMPUTER_SEAT_KEY: 0}
+        with pytest.raises(StoreUsageError):
+            j.begin_match(seat_0, (anna, None), computer_level=2)  # seat 0 is the computer's now
+        with pytest.raises(StoreUsageError):
+            j.begin_match(seat_0, (None, anna))  # the key belongs to a practice match
+        with pytest.raises(StoreUsageError):
+            j.begin_match({**seat_0, COMPUTER_SEAT_KEY: 2}, (None, anna), computer_level=2)
+        assert j.matches() == []
+        recorder = MatchRecorder(j, None, "boot-1", config=MatchConfig(handover=False), players=(None, anna),
+                                 computer_level=3, computer_seat=0)
+        match = recorder.watch(RecordingMatch(MatchConfig(handover=False), boot_id="boot-1"))
+        match.apply(Start(None, shuffle_deal(random.Random(4))), 10 * S)
+        recorder.sync(match, 10 * S)
+        (record,) = j.matches()
+        assert record.players == (None, anna) and record.config[COMPUTER_SEAT_KEY] == 0
+        assert MatchConfig.from_dict(record.config) == MatchConfig(handover=False)
+        resumed = resume(j, "boot-1", 11 * S)
+        assert resumed is not None and resumed.computer_level == 3 and resumed.computer_seat == 0
+        plain = new_recorded_match(j, MatchConfig(handover=False), (anna, None), "boot-1", computer_level=1)[1]
+        assert plain.computer_seat == 1 and COMPUTER_SEAT_KEY not in (plain.config or {})

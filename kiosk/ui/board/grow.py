@@ -2,7 +2,8 @@
 
 Every tile already laid keeps its place and direction. The new tile takes the first way its arm
 prefers that leaves every open end room for what may come next there (a plain tile; the double
-of that value, across, with room beyond it; the spinner's branches). When no way does, the board
+of that value, across, with room beyond it; the spinner's branches; first, where it can, room for
+every end's next tile to leave the same, a look ahead of one more tile). When no way does, the board
 is *rescaled*: the same arrangement on a grid of smaller units (more of them fit the area), moved
 as a whole so that it sits in the middle of the larger grid or leans away from the end that needs
 room. See docs/board-layout.md.
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from engine import Placement, Point, Tile
-from kiosk.ui.board.grid import Box, Grid, ccw, cw, overlap, unit_box
+from kiosk.ui.board.grid import ARMS, Box, Grid, ccw, cw, overlap, unit_box
 from kiosk.ui.board.lay import (
     _STRAIGHT,
     Attempt,
@@ -30,13 +31,19 @@ from kiosk.ui.board.lay import (
     point_value,
 )
 
-TRIES = ((2, "here"), (1, "here"), (2, "pan"), (1, "pan"), (0, "here"), (0, "pan"),
-         (2, "rescale"), (1, "rescale"), (0, "rescale"),
+TRIES = ((3, "here"), (3, "pan"), (2, "here"), (2, "pan"), (1, "here"), (1, "pan"), (3, "rescale"),
+         (0, "here"), (0, "pan"), (2, "rescale"), (1, "rescale"), (0, "rescale"),
          (-1, "here"), (-1, "pan"), (-1, "rescale"), (-2, "here"), (-2, "pan"), (-2, "rescale"))
 """The order of tries: the level of room (``_room``) the new tile must leave, and where the board
 is: where it was, moved as a whole at its size (a pan), or rescaled. Levels 2, 1 and 0 ask it of
-every open end; -1 keeps level 0 for the ends there were and asks nothing of the new tile's own;
--2 asks nothing (only the tap targets must fit)."""
+every open end; level 3 is level 2 and a look ahead: every open end can then take its next tile
+(a plain one, and the double of its value while that is to come) so that every end keeps room
+for a plain tile (``_next_fits``); -1 keeps level 0 for the ends there were and asks nothing of
+the new tile's own; -2 asks nothing (only the tap targets must fit)."""
+
+
+MARGIN = 4
+"""At most this many units on every side that the look ahead counts on from a rescale to come."""
 
 
 def _plain_room(grid: Grid, end: _End, straight: bool) -> bool:
@@ -105,6 +112,50 @@ def _room_among(grid: Grid, point: Point, ends: dict[Point, _End], placed: froze
     return found
 
 
+def _padded(grid: Grid, margin: int) -> Grid:
+    """``grid``'s tiles and corridors on a grid ``margin`` units larger on every side (what a rescale may give)."""
+    big = Grid(0, 0, grid.long_side)
+    big.wu, big.hu, big.wide = grid.wu + 2 * margin, grid.hu + 2 * margin, grid.wide
+    big.solid = [0] * big.hu
+    big.corridors = [[0] * big.hu for _ in range(ARMS)]
+    for x0, y0, x1, y1 in grid.boxes:
+        big.fill((x0 + margin, y0 + margin, x1 + margin, y1 + margin))
+    for hx, hy, d, owner in grid.reserved:
+        big.reserve(hx + margin, hy + margin, d, owner)
+    return big
+
+
+def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spinner: Tile | None,
+               margin: int) -> bool:
+    """True if every open end can take its next tile, leaving every end room for a plain tile after it
+    (``_add`` at level 0): a plain tile, and the double of its value while that is to come; where the
+    board is, or with ``margin`` units more on every side (a rescale to come)."""
+    big: tuple[Grid, dict[Point, _End]] | None = None
+    for point in _open_points(ends, spinner):
+        value = point_value(point)
+        other = 0 if value else 1
+        for tile in (Tile(min(value, other), max(value, other)), Tile(value, value)):
+            if tile in placed:
+                continue
+            would_spin = spinner or (tile if tile.is_double else None)
+            state = grid.snapshot()
+            fits = _add(grid, [], ends, Placement(tile, point, None), 0, would_spin, placed, 0) is not None
+            grid.restore(state)
+            if fits:
+                continue
+            if margin <= 0:
+                return False
+            if big is None:
+                big = _padded(grid, margin), {p: _End(e.x + margin, e.y + margin, e.d, e.drift, e.then, e.owner,
+                                                      e.on_double, e.shift) for p, e in ends.items()}
+            state = big[0].snapshot()
+            fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, 0) is not None
+            big[0].restore(state)
+            if not fits:
+                return False
+    return True
+
+
 def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox], dict[Point, _End]] | None:
     """``found``'s tiles and ends moved by (dx, dy) onto ``grid`` (filled, corridors laid again);
     None if a tile would leave the grid."""
@@ -141,7 +192,7 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
 
 
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
-         spinner: Tile | None, placed: frozenset[Tile], level: int
+         spinner: Tile | None, placed: frozenset[Tile], level: int, margin: int = 0
          ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
     """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room at
     ``level`` (``_room``) and giving the new ends that room; None if no way of laying it does."""
@@ -164,7 +215,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
         laid = _lay(grid, tile, value, end, choice, is_spinner, new_ends)
         fresh = [p for p in new_ends if p not in ends]
         if all(_room_among(grid, p, new_ends, after, spinner, kept_level) for p in kept) and all(
-                _room_among(grid, p, new_ends, after, spinner, level) for p in fresh):
+                _room_among(grid, p, new_ends, after, spinner, level) for p in fresh) and (
+                level < 3 or _next_fits(grid, new_ends, after, spinner, margin)):
             targets = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
             if not isinstance(targets, Point):
                 return [*tiles, (index, tile, *laid, is_spinner)], targets, new_ends
@@ -184,6 +236,11 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
         return None
     toward = before.ends[at].d
     here = before.grid.long_side
+    least = Grid(w, h, min(sizes)).hu if sizes else 0
+
+    def margin(size: int) -> int:  # the room a later rescale may still give, in units on every side
+        return max(0, min(MARGIN, (least - Grid(w, h, size).hu) // 2))
+
     for level, way in TRIES:
         for size in (here,) if way != "rescale" else sizes:
             offsets = [(0, 0)] if way == "here" else [
@@ -194,7 +251,7 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
                 if moved is None:
                     continue
                 tiles, ends = moved
-                added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, level)
+                added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, level, margin(size))
                 if added is not None:
                     ox, oy = before.origin
                     return Attempt(grid, added[0], added[1], (ox + dx, oy + dy), added[2])

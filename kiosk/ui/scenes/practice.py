@@ -22,7 +22,7 @@ HOW_THEY_PLAY = {
 
 
 class Practice(Scene):
-    """The choice of level; a tap starts the practice match at the ready screen."""
+    """The choice of level; a tap starts the practice match at the ready screen, the person at the edge it faces."""
 
     offers = (PlayComputer, HostLanguage, GoHome)
     opaque = True
@@ -34,7 +34,10 @@ class Practice(Scene):
         layer = Layer(context, context.ui.facing)  # toward whoever opened it (table orientation)
         y = header(layer, t._("Play the computer"), GoHome())
         pad = max(8, w // 60)
-        text(layer.surface, t._("You play at Player 1's edge; the computer plays Player 2."),
+        seat = 1 if context.ui.facing == 1 else 0  # the person plays at the edge this screen faces
+        edge = t._("You play at Player 2's edge; the computer plays Player 1.") if seat else \
+            t._("You play at Player 1's edge; the computer plays Player 2.")
+        text(layer.surface, edge,
              pygame.Rect(pad, y, w - 2 * pad, max(24, h // 16)), max(theme.MIN_READABLE + 2, h // 22), theme.TEXT_DIM)
         y += max(24, h // 16) + h // 40
         gap = max(8, w // 50)
@@ -42,7 +45,7 @@ class Practice(Scene):
         bh = max(64, h // 6)
         for i, (level, name) in enumerate(LEVEL_NAMES.items()):
             rect = pygame.Rect(pad + i * (bw + gap), y, bw, bh)
-            layer.button(rect, t.lookup(name), PlayComputer(level), primary=True)
+            layer.button(rect, t.lookup(name), PlayComputer(level, seat), primary=True)
             below = pygame.Rect(rect.x, rect.bottom + 4, rect.width, max(40, h // 10))
             text_or_wrap(layer.surface, t.lookup(HOW_THEY_PLAY[level]), below, max(theme.MIN_READABLE + 2, h // 24),
                          theme.TEXT_DIM)

@@ -44,6 +44,9 @@ Line = tuple[str, int, tuple[int, int, int]]
 Button = Callable[..., None]
 """``button(rect, label, intent, primary=False, enabled=True)``: a panel button and its hotspot."""
 
+SLIM_BAR = 26
+"""A message bar's height where the board's edge has less room (its text 20 px)."""
+
 
 def _status_parts(regions: Regions) -> tuple[pygame.Rect, pygame.Rect]:
     """A panel's chip stack and clock, in the panel's own coordinates."""
@@ -414,6 +417,10 @@ class TableScene(Scene):
                     y = half.bottom - (i + 1) * h if seat == 0 else half.y + i * h  # (the layout keeps to the middle)
                     rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, h), blocked,
                                     half, -1 if seat == 0 else 1)
+                    if rect.collidelist(blocked) >= 0 and h > SLIM_BAR:  # a slimmer bar where the edge has less room
+                        y = half.bottom - (i * h + SLIM_BAR) if seat == 0 else half.y + i * h
+                        rect = clear_of(pygame.Rect(half.x + half.width // 16, y, half.width * 7 // 8, SLIM_BAR),
+                                        blocked, half, -1 if seat == 0 else 1)
                     if rect.collidelist(blocked) >= 0:
                         break  # no clear place left on this half: the older messages are not drawn over others
                     blocked.append(rect)
@@ -495,6 +502,7 @@ class TableScene(Scene):
                 room = max(0, most - len(resolved))  # the card's own facts first, then the newest messages
                 resolved = (resolved[:head] + (said[-room:] if room else []) + resolved[head:])[:most]
             self._carded.add(seat)
+            self._topped.append(half)  # the computer's lines on the person's half keep off the card
             spots += self._card_at(surface, half, resolved, seat, facing, buttons, role)
         return spots
 

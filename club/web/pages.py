@@ -76,9 +76,9 @@ def public_router() -> APIRouter:
 
     @router.get("/live/events")
     async def events(request: Request, table: str | None = None) -> StreamingResponse:
-        last = request.headers.get("last-event-id") or request.query_params.get("since") or ""
-        start = int(last) if last.isdigit() and len(last) < 19 else None
-        stream = _stream(request, board(request), language_of(request), start, table)
+        live = board(request)
+        start = live.event_of(request.headers.get("last-event-id") or request.query_params.get("since") or "")
+        stream = _stream(request, live, language_of(request), start, table)
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -202,9 +202,9 @@ async def _stream(request: Request, live: LiveBoard, language: str, start: int |
         for table in changed:
             if only is not None and table.key != only:
                 continue
-            payload = {"key": table.key, "name": table.name, "event": table.event,
-                       "html": str(table_fragment(table, language))}
-            yield f"id: {table.event}\nevent: table\ndata: {json.dumps(payload)}\n\n"
+            payload = {"key": table.key, "name": table.name, "event": table.event, "match": table.match,
+                       "seq": table.seq, "html": str(table_fragment(table, language))}
+            yield f"id: {live.event_id(table.event)}\nevent: table\ndata: {json.dumps(payload)}\n\n"
             sent = True
         if not sent and not first:
             yield ": keepalive\n\n"

@@ -54,7 +54,8 @@ def action_text(action: dict[str, Any], language: str) -> str:
     t = lang.texts(language)
     kind = action.get("do")
     if kind == "play":
-        return t._("play {tile}", tile=action.get("tile", ""))
+        tile = "[" + str(action.get("tile", "")) + "]"  # as the kiosk writes a tile: [1|4]
+        return t._("play {tile}", tile=tile)
     if kind == "bid":
         return t._("bid {amount}", amount=action.get("amount", ""))
     return {"accept": t._("accept"), "decline": t._("decline"), "draw": t._("draw a tile"),

@@ -279,6 +279,8 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
         page.screenshot(path=str(folder / f"director-{size}.png"), full_page=True)
         page.goto(base + "/director/kiosks")
         page.screenshot(path=str(folder / f"kiosks-{size}.png"), full_page=True)
-        shots += [folder / f"director-{size}.png", folder / f"kiosks-{size}.png"]
+        page.goto(base + "/director/players")
+        page.screenshot(path=str(folder / f"director-players-{size}.png"), full_page=True)
+        shots += [folder / f"director-{size}.png", folder / f"kiosks-{size}.png", folder / f"director-players-{size}.png"]
         page.context.close()
     assert all(s.stat().st_size > 5000 for s in shots)

@@ -160,3 +160,34 @@ def test_the_command_line_reviews_what_waits_at_the_lowest_priority(uploaded: Hu
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.stdout.split()[1] == "True", out.stdout + out.stderr
     assert out.stdout.split()[0] in ("idle", "nice")
+
+
+def test_serve_with_reviews_runs_the_worker_as_a_child_and_ends_it(dsn: str, journals, tmp_path: Path) -> None:
+    import time
+
+    import httpx
+
+    from club.hubproc import HubProcess
+    from club.tokens import add_kiosk
+
+    hub = HubProcess(dsn, tmp_path / "hub.log", log_level="info", extra=["--reviews"])
+    hub.start()
+    try:
+        with psycopg.connect(dsn) as conn:
+            token = add_kiosk(conn, "table-1")[1]
+        got = httpx.post(hub.url + "/api/v1/uploads", json=copy.deepcopy(journals["table-1"]),
+                         headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        assert got.status_code == 200
+        assert hub.proc is not None
+        children = Path(f"/proc/{hub.proc.pid}/task/{hub.proc.pid}/children").read_text().split()
+        assert len(children) == 1
+        deadline = time.monotonic() + 300
+        while _rows(dsn, "SELECT count(*) FROM reviews WHERE status = 'done'") != [(5,)]:
+            assert time.monotonic() < deadline, (tmp_path / "hub.log").read_text()[-2000:]
+            time.sleep(0.2)  # waiting for the worker's reviews, not for time to pass
+        assert Path(f"/proc/{children[0]}/cmdline").read_bytes().split(b"\0")[2:4] == [b"club", b"review-worker"]
+        assert _rows(dsn, "SELECT DISTINCT samples FROM reviews") == [(review_worker.HUB_REVIEW_SAMPLES,)]
+    finally:
+        assert hub.stop() == 0
+    assert not Path(f"/proc/{children[0]}").exists() or "zombie" in Path(f"/proc/{children[0]}/status").read_text()
+    assert f"review worker: {review_worker.HUB_REVIEW_SAMPLES} samples, priority" in (tmp_path / "hub.log").read_text()

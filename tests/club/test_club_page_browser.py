@@ -281,6 +281,9 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
         page.screenshot(path=str(folder / f"kiosks-{size}.png"), full_page=True)
         page.goto(base + "/director/players")
         page.screenshot(path=str(folder / f"director-players-{size}.png"), full_page=True)
+        for path in ("/director", "/director/kiosks", "/director/players"):  # nothing wider than the screen
+            page.goto(base + path)
+            assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1, path
         shots += [folder / f"director-{size}.png", folder / f"kiosks-{size}.png", folder / f"director-players-{size}.png"]
         page.context.close()
     assert all(s.stat().st_size > 5000 for s in shots)

@@ -192,7 +192,10 @@ def release(conn: Conn, key: uuid.UUID) -> None:
 
 def review_one(conn: Conn, *, samples: int = HUB_REVIEW_SAMPLES, seed: int = HUB_REVIEW_SEED,
                clock: Callable[[], float] = time.process_time) -> uuid.UUID | None:
-    """Claim, review and store one match; the match (None when none was waiting)."""
+    """Claim, review and store one match; the match (None when none was waiting). ``conn`` is in
+    autocommit mode: each step is its own short transaction, and nothing stays open while reviewing."""
+    if not conn.autocommit:
+        raise ValueError("the review worker's connection must be in autocommit mode")
     key = claim(conn, samples=samples, seed=seed)
     if key is None:
         return None
@@ -222,6 +225,7 @@ def run(dsn: str, *, samples: int = HUB_REVIEW_SAMPLES, seed: int = HUB_REVIEW_S
     while not stop.is_set():
         try:
             with connect(dsn) as conn:
+                conn.autocommit = True
                 while not stop.is_set() and review_one(conn, samples=samples, seed=seed) is not None:
                     reviewed += 1
         except (psycopg.OperationalError, SetupError) as exc:

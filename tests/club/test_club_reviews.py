@@ -85,14 +85,26 @@ def test_the_hubs_review_is_the_tables_review(hub: Hub, tmp_path: Path) -> None:
         assert stored[5] == at_table["luck"]["luck"]
 
 
+def test_each_review_is_stored_at_once_and_no_transaction_stays_open_while_reviewing(uploaded: Hub) -> None:
+    dsn = uploaded.dsn
+    with psycopg.connect(dsn) as conn, pytest.raises(ValueError, match="autocommit"):
+        review_one(conn, samples=SAMPLES)
+    with psycopg.connect(dsn, autocommit=True) as conn, psycopg.connect(dsn, autocommit=True) as other:
+        pid = conn.info.backend_pid
+        for done in (1, 2):
+            assert review_one(conn, samples=SAMPLES) is not None
+            assert _rows(dsn, "SELECT count(*) FROM reviews WHERE status = 'done'") == [(done,)]  # seen at once
+            state = other.execute("SELECT state FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()
+            assert state == ("idle",)
+
+
 def test_a_claim_is_taken_again_only_when_its_lease_ran_out(uploaded: Hub) -> None:
-    with psycopg.connect(uploaded.dsn) as conn:
+    with psycopg.connect(uploaded.dsn, autocommit=True) as conn:
         first = claim(conn, samples=SAMPLES, seed=0, lease_s=600)
         assert first is not None
         others = {claim(conn, samples=SAMPLES, seed=0) for _ in range(4)}
         assert first not in others and len(others) == 4 and claim(conn, samples=SAMPLES, seed=0) is None
         conn.execute("UPDATE reviews SET lease_until = now() - interval '1 second' WHERE match = %s", (first,))
-        conn.commit()
         assert claim(conn, samples=SAMPLES, seed=0) == first  # a killed worker's match
         assert review_one(conn, samples=SAMPLES) is None  # every match is claimed
 

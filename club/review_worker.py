@@ -67,13 +67,19 @@ class SeatReview:
 
 
 def lower_priority() -> str:
-    """Ask the kernel to run this process only when a core is idle; what it got (``idle`` or ``nice 19``)."""
+    """Ask the kernel to run this process only when a core is idle; what it got: ``idle``, ``nice 19``, or
+    ``unchanged`` where both are refused (a systemd unit whose system call filter denies ``@resources``:
+    such a unit sets ``CPUSchedulingPolicy=idle`` itself)."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         return "idle"
     except (AttributeError, OSError):
+        pass
+    try:
         os.setpriority(os.PRIO_PROCESS, 0, 19)
         return "nice 19"
+    except (AttributeError, OSError):
+        return "unchanged"
 
 
 def reviewed_seats(players: tuple[Any, Any], computer_level: int | None) -> tuple[int, ...]:

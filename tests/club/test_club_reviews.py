@@ -6,6 +6,7 @@ command line and the worker's priority."""
 from __future__ import annotations
 
 import copy
+import os
 import re
 import subprocess
 import sys
@@ -203,3 +204,15 @@ def test_serve_with_reviews_runs_the_worker_as_a_child_and_ends_it(dsn: str, jou
         assert hub.stop() == 0
     assert not Path(f"/proc/{children[0]}").exists() or "zombie" in Path(f"/proc/{children[0]}/status").read_text()
     assert f"review worker: {review_worker.HUB_REVIEW_SAMPLES} samples, priority" in (tmp_path / "hub.log").read_text()
+
+
+def test_a_worker_refused_a_lower_priority_says_so_and_works_on(monkeypatch) -> None:
+    def refused(*args: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    asked: list[tuple[object, ...]] = []
+    monkeypatch.setattr("club.review_worker.os.sched_setscheduler", refused)
+    monkeypatch.setattr("club.review_worker.os.setpriority", lambda *args: asked.append(args))  # not this process
+    assert review_worker.lower_priority() == "nice 19" and asked == [(os.PRIO_PROCESS, 0, 19)]
+    monkeypatch.setattr("club.review_worker.os.setpriority", refused)
+    assert review_worker.lower_priority() == "unchanged"

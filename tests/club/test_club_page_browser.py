@@ -2,8 +2,9 @@
 
 A live table follows a real engine match (one projection per accepted command) within one second of
 each command; the replay steps forward and back and plays on its own; the TV mode rotates; the
-director's login locks after failures; every page is photographed at 1920x1080 and 390x844 (into
-``$PAGE_SHOTS`` when set, else the test's temporary folder).
+director's login locks after failures; the review's flagged decisions show their boards; every page
+is photographed at 1920x1080 and 390x844, the screen as it opens (into ``$PAGE_SHOTS`` when set, else
+the test's temporary folder; ``PAGE_SHOTS=docs/screens/club`` renews the documentation's).
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
             page.goto(base + path)
             page.wait_for_load_state("networkidle") if name not in ("front", "table", "tv") else None
             target = folder / f"{name}-{size}.png"
-            page.screenshot(path=str(target), full_page=name not in ("tv", "review"))
+            page.screenshot(path=str(target))  # the screen as the page opens (docs/screens/club/)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 1, (name, size, overflow)  # nothing wider than the screen
             shots.append(target)
@@ -276,11 +277,11 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
         page.fill("input[name=password]", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url("**/director")
-        page.screenshot(path=str(folder / f"director-{size}.png"), full_page=True)
+        page.screenshot(path=str(folder / f"director-{size}.png"))
         page.goto(base + "/director/kiosks")
-        page.screenshot(path=str(folder / f"kiosks-{size}.png"), full_page=True)
+        page.screenshot(path=str(folder / f"kiosks-{size}.png"))
         page.goto(base + "/director/players")
-        page.screenshot(path=str(folder / f"director-players-{size}.png"), full_page=True)
+        page.screenshot(path=str(folder / f"director-players-{size}.png"))
         for path in ("/director", "/director/kiosks", "/director/players"):  # nothing wider than the screen
             page.goto(base + path)
             assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1, path

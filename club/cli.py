@@ -131,8 +131,8 @@ def _review_worker(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, stopping)
     samples = args.samples or review_worker.HUB_REVIEW_SAMPLES
-    logging.getLogger("club.review_worker").info("review worker: %d samples, priority %s", samples, priority)
-    try:
+    try:  # from here a SIGTERM ends the worker with status 0, wherever it lands
+        logging.getLogger("club.review_worker").info("review worker: %d samples, priority %s", samples, priority)
         done = review_worker.run(args.database, samples=samples, idle_s=args.every or review_worker.IDLE_S,
                                  once=args.once, stop=stop)
     except KeyboardInterrupt:

@@ -1,5 +1,5 @@
-"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...``, ``events ...``, ``backup`` and ``admin``
-(docs/club.md, "Running a hub").
+"""``python -m club``: ``serve``, ``migrate``, ``kiosks add``, ``players ...``, ``events ...``, ``backup``, ``admin``
+and ``review-worker`` (docs/club.md, "Running a hub"; docs/review.md, "On the hub").
 
 Exit status 0 on success, 2 with a one-line reason on stderr when a setting cannot work (a DSN that
 does not connect, a schema from a newer hub, a taken kiosk name, a bad --listen).
@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--database", required=True, metavar="DSN", help="PostgreSQL connection string")
     serve.add_argument("--listen", default="127.0.0.1:8022", metavar="HOST:PORT")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--reviews", action="store_true",
+                       help="also run the review worker (python -m club review-worker) as a child process")
     mig = sub.add_parser("migrate", help="bring the database to this hub's schema")
     mig.add_argument("--database", required=True, metavar="DSN")
     kiosks = sub.add_parser("kiosks", help="the registered kiosks (tables)")
@@ -53,6 +55,14 @@ def _parser() -> argparse.ArgumentParser:
     admin = sub.add_parser("admin", help="set the club director's password (read from the terminal, or one line"
                                          " from stdin when it is not a terminal)")
     admin.add_argument("--database", required=True, metavar="DSN")
+    worker = sub.add_parser("review-worker", help="review every verified match, one at a time, at the lowest"
+                                                  " priority (docs/review.md)")
+    worker.add_argument("--database", required=True, metavar="DSN")
+    worker.add_argument("--samples", type=int, default=None, help="worlds per decision (default: the table's)")
+    worker.add_argument("--every", type=float, default=None, metavar="SECONDS",
+                        help="how often an idle worker looks for new matches")
+    worker.add_argument("--once", action="store_true", help="review what is waiting, then exit")
+    worker.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     return parser
 
 
@@ -61,7 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":
-            return _serve(args.database, args.listen, args.log_level)
+            return _serve(args.database, args.listen, args.log_level, reviews=args.reviews)
+        if args.command == "review-worker":
+            return _review_worker(args)
         if args.command == "migrate":
             before, after = migrate(args.database)
             print(f"schema version {after}" + ("" if before == after else f" (was {before})"))
@@ -103,7 +115,37 @@ def _admin(dsn: str) -> int:
     return 0
 
 
-def _serve(dsn: str, listen: str, log_level: str) -> int:
+def _review_worker(args: argparse.Namespace) -> int:
+    import threading
+
+    from club import review_worker
+
+    if args.samples is not None and args.samples < 2:
+        raise SetupError("--samples wants at least 2 (an interval needs two worlds)")
+    migrate(args.database)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    priority = review_worker.lower_priority()
+    stop = threading.Event()
+
+    def stopping(signum: int, frame: object) -> None:
+        stop.set()
+        raise KeyboardInterrupt  # a review in progress is given back, not finished
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stopping)
+    samples = args.samples or review_worker.HUB_REVIEW_SAMPLES
+    try:  # from here a SIGTERM ends the worker with status 0, wherever it lands
+        logging.getLogger("club.review_worker").info("review worker: %d samples, priority %s", samples, priority)
+        done = review_worker.run(args.database, samples=samples, idle_s=args.every or review_worker.IDLE_S,
+                                 once=args.once, stop=stop)
+    except KeyboardInterrupt:
+        return 0
+    if args.once:
+        print(f"{done} matches reviewed")
+    return 0
+
+
+def _serve(dsn: str, listen: str, log_level: str, *, reviews: bool = False) -> int:
     host, port = parse_listen(listen)
 
     import uvicorn
@@ -120,5 +162,16 @@ def _serve(dsn: str, listen: str, log_level: str) -> int:
     caught: list[int] = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda signum, frame: caught.append(signum))
-    server.run()
+    worker = None
+    if reviews:  # a process of its own at the lowest priority: the review never holds the hub's interpreter
+        import subprocess
+
+        worker = subprocess.Popen([sys.executable, "-m", "club", "review-worker", "--database", dsn,
+                                   "--log-level", log_level])
+    try:
+        server.run()
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(30)
     return 0 if server.started else 2

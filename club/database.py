@@ -1,8 +1,8 @@
 """The hub's PostgreSQL database: connecting, the connection pool, and the numbered migrations.
 
 Migrations are the files ``club/migrations/NNNN_name.sql``, applied in order at start (``serve``,
-``migrate``, ``kiosks add``); each runs in one transaction with its row in ``schema_version``, so a
-migration that fails leaves the database at the version it had. Two hubs starting at once take an
+``migrate``, ``kiosks add``): each one not yet recorded in ``schema_version`` runs in one transaction
+with its row there, so a migration that fails leaves the database as it was. Two hubs starting at once take an
 advisory lock; a database from a newer hub is refused, never touched.
 """
 
@@ -32,19 +32,22 @@ class Migration:
 
 
 def migrations() -> list[Migration]:
-    """The shipped migrations in order; their numbers are 1, 2, ... without a gap."""
+    """The shipped migrations in order of their numbers, each number once. A number may be missing
+    (work done in parallel reserves its numbers): ``migrate`` applies whichever is not applied yet."""
     found = []
     for entry in resources.files("club").joinpath("migrations").iterdir():
         m = _NAME.match(entry.name)
         if m:
             found.append(Migration(int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
     found.sort(key=lambda mig: mig.version)
-    if [mig.version for mig in found] != list(range(1, len(found) + 1)):
-        raise SchemaError("the hub's migrations are not numbered 1, 2, ... without a gap")
+    numbers = [mig.version for mig in found]
+    if not numbers or numbers[0] != 1 or len(set(numbers)) != len(numbers):
+        raise SchemaError("the hub's migrations must start at 0001 and use each number once")
     return found
 
 
-SCHEMA_VERSION = len(migrations())
+SCHEMA_VERSION = migrations()[-1].version
+"""The newest migration's number."""
 
 
 def connect(dsn: str) -> psycopg.Connection[tuple[object, ...]]:
@@ -77,7 +80,8 @@ def migrate(dsn: str) -> tuple[int, int]:
             if before > SCHEMA_VERSION:
                 raise SchemaError(f"the database's schema version is {before}, newer than this hub's "
                                   f"({SCHEMA_VERSION}); it was left untouched")
-            for mig in migrations()[before:]:
+            applied = {int(str(v)) for (v,) in conn.execute("SELECT version FROM schema_version").fetchall()}
+            for mig in (m for m in migrations() if m.version not in applied):
                 try:
                     with conn.transaction():
                         conn.execute(mig.sql.encode("utf-8"))

@@ -3,7 +3,8 @@
 Without ``--database`` it runs the embedded default: a private PostgreSQL cluster under ``.hub/``
 (made with ``initdb`` the first time, started with ``pg_ctl`` on a unix socket there, stopped again
 on exit), the database ``club`` in it, and a kiosk ``demo`` whose token is printed the first time
-(and kept in ``.hub/demo-token``). Then it serves like ``python -m club serve``.
+(and kept in ``.hub/demo-token``). Then it serves like ``python -m club serve --reviews`` (the review
+worker reviews each verified match in the background).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.chmod(token_file, 0o600)
                 print(f"kiosk 'demo' registered; its token is in {token_file}")
         print(f"the hub: http://{args.listen}/api/v1/leaderboard  (database: {dsn})", flush=True)
-        return club_main(["serve", "--database", dsn, "--listen", args.listen])
+        return club_main(["serve", "--database", dsn, "--listen", args.listen, "--reviews"])
     except ClubError as exc:
         print(f"python -m club.devhub: {exc.message}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -25,8 +26,11 @@ class HubProcess:
     """``python -m club serve --database DSN --listen 127.0.0.1:PORT`` as a child process; its output
     goes to ``log`` (appended to across restarts)."""
 
-    def __init__(self, dsn: str, log: Path, *, port: int | None = None, log_level: str = "info") -> None:
+    def __init__(self, dsn: str, log: Path, *, port: int | None = None, log_level: str = "info",
+                 extra: Sequence[str] = ()) -> None:
         self.dsn = dsn
+        self.extra = tuple(extra)
+        """More arguments of ``serve`` (such as ``--reviews``)."""
         self.log = log
         self.port = port or free_port()
         self.log_level = log_level
@@ -42,7 +46,7 @@ class HubProcess:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "club", "serve", "--database", self.dsn, "--listen", f"127.0.0.1:{self.port}",
-                 "--log-level", self.log_level],
+                 "--log-level", self.log_level, *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + timeout_s
         while True:

@@ -16,6 +16,7 @@ from club.web.director import director_router
 from club.web.director_players import players_router
 from club.web.events_pages import events_router
 from club.web.pages import public_router
+from club.web.reviews import reviews_router
 
 
 def mount(app: FastAPI, *, clock: Callable[[], float] = time.time) -> None:
@@ -28,6 +29,7 @@ def mount(app: FastAPI, *, clock: Callable[[], float] = time.time) -> None:
     app.include_router(director_router())
     app.include_router(players_router())
     app.include_router(events_router())
+    app.include_router(reviews_router())
     static = resources.files("club.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     fonts = resources.files("kiosk").joinpath("assets", "fonts")  # the kiosk's own fonts: Hangul and Cyrillic too

@@ -82,3 +82,23 @@ def _pips(value: int, x: float, y: float, w: float, h: float) -> list[str]:
     ox, oy = x + (w - side) / 2, y + (h - side) / 2
     return [f'<circle class="pip" cx="{ox + px * side:.1f}" cy="{oy + py * side:.1f}" r="{r:.1f}"/>'
             for px, py in _PIPS[value]]
+
+
+def hand_svg(tiles: Sequence[str], label: str, chosen: str | None = None, best: str | None = None) -> Markup:
+    """A hand as a row of upright tiles drawn as the board draws them; ``chosen`` and ``best`` (tile names)
+    are marked (classes ``chosen`` and ``best``); ``label`` is its accessible name (escaped here)."""
+    w, h, gap = 60, 120, 12
+    width = max(1, len(tiles)) * (w + gap) + gap
+    parts = [f'<svg class="hand" viewBox="0 0 {width} {h + 2 * gap}" role="img" aria-label="{Markup.escape(label)}" '
+             f'xmlns="http://www.w3.org/2000/svg">']
+    for i, name in enumerate(tiles):
+        tile = Tile.parse(name)
+        x, y = gap + i * (w + gap), gap
+        mark = " chosen" if name == chosen else " best" if name == best else ""
+        parts.append(f'<g class="tile{mark}" data-tile="{tile}"><rect x="{x + 1}" y="{y + 1}" width="{w - 2}" '
+                     f'height="{h - 2}" rx="6"/><line x1="{x + 4}" y1="{y + h / 2:.1f}" x2="{x + w - 4}" y2="{y + h / 2:.1f}"/>')
+        parts += _pips(tile.low, x, y, w, h / 2)
+        parts += _pips(tile.high, x, y + h / 2, w, h / 2)
+        parts.append("</g>")
+    parts.append("</svg>")
+    return Markup("".join(parts))

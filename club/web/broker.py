@@ -1,8 +1,9 @@
 """The live tables held by the hub: the newest projection of each kiosk's match, numbered for the browsers.
 
-Every accepted projection gets the next event number (the SSE ``id``). A browser that reconnects
-sends the last number it saw (``Last-Event-ID``) and gets every table changed since; one that never
-connected, or saw a number this process never gave (the hub restarted), gets them all. A table whose
+Every accepted projection gets the next event number; the SSE ``id`` is ``BOOT-N``, the number
+after this process's random boot mark. A browser that reconnects sends the last id it saw
+(``Last-Event-ID``) and gets every table changed since; one that never connected, or saw an id of
+another process (the hub restarted: its numbers start again at 1), gets them all. A table whose
 kiosk has sent nothing for ``keep_s`` seconds leaves the list. Lives in the hub's event loop: only
 its coroutines and handlers touch it.
 """
@@ -52,6 +53,8 @@ class LiveBoard:
         self._tables: dict[uuid.UUID, LiveTable] = {}
         self._event = 0
         self._changed = asyncio.Event()
+        self.boot = uuid.uuid4().hex[:12]
+        """This process's mark in the event ids: a restarted hub's ids never pass for this one's."""
 
     def now(self) -> float:
         """The board's clock (seconds)."""
@@ -75,6 +78,17 @@ class LiveBoard:
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
         return table
+
+    def event_id(self, event: int) -> str:
+        """The SSE ``id`` of event number ``event``."""
+        return f"{self.boot}-{event}"
+
+    def event_of(self, event_id: str) -> int | None:
+        """The event number of an id this process gave; None for another process's id or nonsense."""
+        boot, _, number = event_id.partition("-")
+        if boot != self.boot or not number.isdigit() or len(number) > 18:
+            return None
+        return int(number)
 
     def tables(self) -> list[LiveTable]:
         """The tables heard from within ``keep_s``, by name."""

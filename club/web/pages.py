@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from club.errors import TooLarge
 from club.tokens import Kiosk, authenticate, bearer, digest
-from club.web import data, lang
+from club.web import data, lang, reviews
 from club.web.broker import LiveBoard, LiveTable
 from club.web.livewire import MAX_LIVE_BYTES, parse_live
 from club.web.render import SECURITY_HEADERS, language_of, page, table_fragment
@@ -76,9 +76,9 @@ def public_router() -> APIRouter:
 
     @router.get("/live/events")
     async def events(request: Request, table: str | None = None) -> StreamingResponse:
-        last = request.headers.get("last-event-id") or request.query_params.get("since") or ""
-        start = int(last) if last.isdigit() and len(last) < 19 else None
-        stream = _stream(request, board(request), language_of(request), start, table)
+        live = board(request)
+        start = live.event_of(request.headers.get("last-event-id") or request.query_params.get("since") or "")
+        stream = _stream(request, live, language_of(request), start, table)
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -114,9 +114,11 @@ def public_router() -> APIRouter:
         if player_id is not None:
             with pool(request).connection() as conn:
                 found = data.player(conn, player_id)
-        if found is None:
+        if found is None or player_id is None:
             return page(request, "missing.html", status=404, what="player")
-        return page(request, "player.html", p=found, graph=rating_graph(found["series"]))
+        with pool(request).connection() as conn:
+            reviewed = reviews.player_reviews(conn, player_id)
+        return page(request, "player.html", p=found, graph=rating_graph(found["series"]), reviewed=reviewed)
 
     @router.get("/archive")
     def archive(request: Request, player: str = "", date: str = "", offset: int = 0) -> Response:
@@ -141,12 +143,15 @@ def public_router() -> APIRouter:
         if found is None:
             return page(request, "missing.html", status=404, what="match")
         summary, frames = found
+        review = _review(request, summary, frames)
         if isinstance(frames, str):
-            return page(request, "replay.html", m=summary, frames=None, why=frames, n=0, total=0, frame=None)
+            return page(request, "replay.html", m=summary, frames=None, why=frames, n=0, total=0, frame=None,
+                        review=review)
         n = max(0, min(step, len(frames) - 1))
         return page(request, "replay.html", m=summary, frames=frames, n=n, total=len(frames) - 1,
                     frame=_frame_table(summary, frames[n]), caption=step_caption(frames[n], summary,
-                                                                                 language_of(request)), why=None)
+                                                                                 language_of(request)), why=None,
+                    review=review)
 
     @router.get("/archive/{key}/frames/{n}")
     def frame(request: Request, key: str, n: int) -> Response:
@@ -202,9 +207,9 @@ async def _stream(request: Request, live: LiveBoard, language: str, start: int |
         for table in changed:
             if only is not None and table.key != only:
                 continue
-            payload = {"key": table.key, "name": table.name, "event": table.event,
-                       "html": str(table_fragment(table, language))}
-            yield f"id: {table.event}\nevent: table\ndata: {json.dumps(payload)}\n\n"
+            payload = {"key": table.key, "name": table.name, "event": table.event, "match": table.match,
+                       "seq": table.seq, "html": str(table_fragment(table, language))}
+            yield f"id: {live.event_id(table.event)}\nevent: table\ndata: {json.dumps(payload)}\n\n"
             sent = True
         if not sent and not first:
             yield ": keepalive\n\n"
@@ -247,6 +252,26 @@ def _frames(request: Request, key: str) -> tuple[dict[str, Any], tuple[Frame, ..
         return summary, frames_of(match_id, stored[0], stored[1])
     except ReplayFailed as exc:
         return summary, str(exc)
+
+
+def _review(request: Request, summary: dict[str, Any], frames: tuple[Frame, ...] | str) -> dict[str, Any] | None:
+    """The match's stored review for the replay page: each seat's flagged decisions with the board at the
+    decision (the replay's frame before that step: one renderer) and the words for what was played and
+    what was better; None while the worker has not taken the match."""
+    with pool(request).connection() as conn:
+        found = reviews.match_review(conn, uuid.UUID(summary["uuid"]))
+    if found is None:
+        return None
+    language = language_of(request)
+    for seat in found["seats"]:
+        player = summary["players"][seat["seat"]]
+        seat["name"] = player["name"] if player else None
+        for d in seat["flagged"]:
+            frame = frames[d["step"]] if not isinstance(frames, str) and 0 <= d["step"] < len(frames) else None
+            d["state"] = None if frame is None else frame.state
+            d["chosen_text"] = reviews.action_text(d["chosen"], language)
+            d["best_text"] = reviews.action_text(d["best"], language)
+    return found
 
 
 def _frame_table(summary: dict[str, Any], frame: Frame) -> SimpleNamespace:

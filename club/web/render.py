@@ -12,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from club.web import lang
-from club.web.board import board_svg
+from club.web.board import board_svg, hand_svg
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
@@ -31,6 +31,7 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(folder)), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["board_svg"] = board_svg
+    env.globals["hand_svg"] = hand_svg
     env.filters["clock"] = clock_text
     return env
 

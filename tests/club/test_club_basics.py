@@ -26,7 +26,8 @@ def test_importing_the_hub_and_every_module_of_it_does_not_import_pygame() -> No
 
 
 def test_migrations_are_numbered_and_applied_once(cluster, dsn: str) -> None:
-    assert [m.version for m in migrations()] == list(range(1, SCHEMA_VERSION + 1))
+    numbers = [m.version for m in migrations()]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 1 and numbers[-1] == SCHEMA_VERSION
     assert migrate(dsn) == (SCHEMA_VERSION, SCHEMA_VERSION)
     with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
         conn.execute("CREATE DATABASE club_fresh")
@@ -34,6 +35,27 @@ def test_migrations_are_numbered_and_applied_once(cluster, dsn: str) -> None:
     with psycopg.connect(cluster.dsn("club_fresh")) as conn:
         rows = conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
     assert rows == [(m.version, m.name) for m in migrations()]
+
+
+def test_a_migration_with_a_number_below_the_newest_applied_is_applied_too(cluster, monkeypatch) -> None:
+    """Work done in parallel reserves numbers: a database migrated without one gets it later."""
+    from club import database
+
+    shipped = migrations()
+    numbers = {m.version for m in shipped}
+    filler = database.Migration(min(n for n in range(1, SCHEMA_VERSION + 2) if n not in numbers), "filler",
+                                "CREATE TABLE filler_was_here (x integer)")
+    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE club_gap")
+    assert migrate(cluster.dsn("club_gap")) == (0, SCHEMA_VERSION)
+    monkeypatch.setattr(database, "migrations", lambda: sorted([*shipped, filler], key=lambda m: m.version))
+    monkeypatch.setattr(database, "SCHEMA_VERSION", max(SCHEMA_VERSION, filler.version))
+    assert migrate(cluster.dsn("club_gap"))[1] == max(SCHEMA_VERSION, filler.version)
+    with psycopg.connect(cluster.dsn("club_gap")) as conn:
+        assert conn.execute("SELECT count(*) FROM filler_was_here").fetchone() == (0,)
+        rows = conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
+    assert [r[0] for r in rows] == sorted(numbers | {filler.version})
+    assert migrate(cluster.dsn("club_gap"))[1] == max(SCHEMA_VERSION, filler.version)  # once
 
 
 def test_a_database_from_a_newer_hub_is_refused_and_left_alone(dsn: str) -> None:

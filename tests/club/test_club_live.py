@@ -13,6 +13,7 @@ import pytest
 from club_page_support import SseReader, hidden_tiles_in, played_match, serve, stop
 
 from club.app import create_app
+from club.web.broker import LiveBoard
 from club.web.livewire import parse_live
 from engine import ALL_TILES, Match, Phase
 from engine.public import blocked_settlement, project
@@ -170,7 +171,7 @@ def test_the_stream_reconnects_and_catches_up_from_the_last_event(served, dsn: s
         first = SseReader(served.base + "/live/events").start()
         for step in steps[:3]:
             client.post("/api/v1/live", json=step.body, headers=auth)
-        assert first.wait_for(lambda ev: any(e["id"] == "3" for e in ev))
+        assert first.wait_for(lambda ev: any(e["id"].endswith("-3") for e in ev))
         last_id = first.events[-1]["id"]
         first.close()
         for step in steps[3:6]:  # while the browser is away
@@ -182,6 +183,15 @@ def test_the_stream_reconnects_and_catches_up_from_the_last_event(served, dsn: s
         client.post("/api/v1/live", json=steps[6].body, headers=auth)
         assert again.wait_for(lambda ev: any(json.loads(e["data"])["event"] == 7 for e in ev))
         again.close()
+
+
+def test_an_event_id_of_another_hub_process_means_every_table() -> None:
+    board, other = LiveBoard(), LiveBoard()
+    assert board.boot != other.boot
+    assert board.event_of(board.event_id(7)) == 7
+    for text in (other.event_id(7), "7", "", "x-1", f"{board.boot}-", f"{board.boot}-1e3", f"{board.boot}-" + "9" * 19):
+        assert board.event_of(text) is None, text
+    assert board.since(None) == []
 
 
 def test_the_kiosk_sender_sends_the_newest_and_drops_stale_ones(served, dsn: str) -> None:

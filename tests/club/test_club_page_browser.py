@@ -2,8 +2,9 @@
 
 A live table follows a real engine match (one projection per accepted command) within one second of
 each command; the replay steps forward and back and plays on its own; the TV mode rotates; the
-director's login locks after failures; every page is photographed at 1920x1080 and 390x844 (into
-``$PAGE_SHOTS`` when set, else the test's temporary folder).
+director's login locks after failures; the review's flagged decisions show their boards; every page
+is photographed at 1920x1080 and 390x844, the screen as it opens (into ``$PAGE_SHOTS`` when set, else
+the test's temporary folder; ``PAGE_SHOTS=docs/screens/club`` renews the documentation's).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from club_page_support import Served, played_match, serve, stop
 
 from club.app import create_app
+from club.review_worker import run as review_all
 from club.tokens import add_kiosk
 from club.web import auth
 
@@ -204,11 +206,47 @@ def test_the_directors_login_locks_after_failures(browser: Browser, club) -> Non
     page.context.close()
 
 
-def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser, club, tmp_path: Path) -> None:
+REVIEW_SAMPLES = 6
+"""Worlds per decision in the browser tests' reviews (the plumbing, not the method, is tested here)."""
+
+
+def _reviewed_match(dsn: str) -> tuple[str, int, int]:
+    """A reviewed match with a named seat 0 and a flagged decision: its uuid, that seat and the decision's step."""
+    assert review_all(dsn, samples=REVIEW_SAMPLES, once=True) > 0
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute("SELECT s.match, s.seat, s.flagged -> 0 -> 'step' FROM seat_reviews s"
+                           " JOIN matches m ON m.uuid = s.match WHERE m.player0 IS NOT NULL"
+                           " AND jsonb_array_length(s.flagged) > 0 ORDER BY m.ended_wall DESC, s.seat LIMIT 1").fetchone()
+    assert row is not None
+    return str(row[0]), int(row[1]), int(row[2])
+
+
+def test_the_review_shows_each_flagged_decision_on_its_board_and_leads_into_the_replay(browser: Browser, club,
+                                                                                      dsn: str) -> None:
+    match, seat, step = _reviewed_match(dsn)
+    for size in SIZES:
+        page = _page(browser, size)
+        page.goto(f"{club['base']}/archive/{match}#review-{seat}")
+        section = page.locator(f"#review-{seat}")
+        assert section.is_visible()
+        first = section.locator("li.decision").first
+        assert first.get_attribute("data-step") == str(step)
+        assert first.locator("svg.board").is_visible() and first.locator("svg.hand g.tile").count() > 0
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
+        first.locator(f'a[href="?step={step}"]').click()
+        page.wait_for_url(f"**/archive/{match}?step={step}")
+        assert page.locator("#replay").get_attribute("data-step") == str(step)
+        page.context.close()
+    assert httpx.get(club["base"] + f"/api/v1/matches/{match}/review").json()["status"] == "done"
+
+
+def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser, club, dsn: str,
+                                                                tmp_path: Path) -> None:
     folder = Path(os.environ.get("PAGE_SHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     served = club["served"]
     base = club["base"]
+    reviewed, reviewed_seat, _ = _reviewed_match(dsn)
     keys = []
     for token, seed in zip(club["tokens"], (31, 32), strict=True):
         last = None
@@ -221,7 +259,7 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
     match = httpx.get(base + "/api/v1/matches", params={"status": "verified"}).json()[0]["uuid"]
     pages = {"front": "/", "table": f"/tables/{keys[0]}", "ladder": "/ladder", "player": f"/players/{players[0]['uuid']}",
              "archive": "/archive", "replay": f"/archive/{match}?step=40", "tv": "/tv?every=120",
-             "login": "/director/login"}
+             "login": "/director/login", "review": f"/archive/{reviewed}#review-{reviewed_seat}"}
     shots = []
     for size in SIZES:
         for name, path in pages.items():
@@ -229,7 +267,7 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
             page.goto(base + path)
             page.wait_for_load_state("networkidle") if name not in ("front", "table", "tv") else None
             target = folder / f"{name}-{size}.png"
-            page.screenshot(path=str(target), full_page=name not in ("tv",))
+            page.screenshot(path=str(target))  # the screen as the page opens (docs/screens/club/)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 1, (name, size, overflow)  # nothing wider than the screen
             shots.append(target)
@@ -239,9 +277,14 @@ def test_screenshots_of_every_page_at_a_wide_screen_and_a_phone(browser: Browser
         page.fill("input[name=password]", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url("**/director")
-        page.screenshot(path=str(folder / f"director-{size}.png"), full_page=True)
+        page.screenshot(path=str(folder / f"director-{size}.png"))
         page.goto(base + "/director/kiosks")
-        page.screenshot(path=str(folder / f"kiosks-{size}.png"), full_page=True)
-        shots += [folder / f"director-{size}.png", folder / f"kiosks-{size}.png"]
+        page.screenshot(path=str(folder / f"kiosks-{size}.png"))
+        page.goto(base + "/director/players")
+        page.screenshot(path=str(folder / f"director-players-{size}.png"))
+        for path in ("/director", "/director/kiosks", "/director/players"):  # nothing wider than the screen
+            page.goto(base + path)
+            assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1, path
+        shots += [folder / f"director-{size}.png", folder / f"kiosks-{size}.png", folder / f"director-players-{size}.png"]
         page.context.close()
     assert all(s.stat().st_size > 5000 for s in shots)

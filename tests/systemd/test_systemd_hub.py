@@ -1,6 +1,7 @@
 """The club hub's units in systemd/: the service hardened like the kiosk's, the nightly pg_dump (a
-timer and its service), checked with the real systemd tools, and their ExecStart lines run as written
-against a real PostgreSQL (the program path and the database replaced, every other word kept)."""
+timer and its service), the review worker at the lowest priority, checked with the real systemd
+tools, and their ExecStart lines run as written against a real PostgreSQL (the program path and the
+database replaced, every other word kept)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ SYSTEMD_DIR = REPO / "systemd"
 HUB = SYSTEMD_DIR / "spectacular-bid-hub.service"
 BACKUP = SYSTEMD_DIR / "spectacular-bid-hub-backup.service"
 TIMER = SYSTEMD_DIR / "spectacular-bid-hub-backup.timer"
+REVIEW = SYSTEMD_DIR / "spectacular-bid-hub-review.service"
 PROGRAM = "/opt/spectacular-bid/venv/bin/python"
 MAX_EXPOSURE = 2.5
 HOST_UNIT_DIRS = (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system"))
@@ -60,7 +62,7 @@ def _verify(tmp_path: Path, with_program: bool = True) -> subprocess.CompletedPr
     shutil.copytree(host_units, root / "usr/lib/systemd/system", symlinks=True)
     unit_dir = root / "etc/systemd/system"
     unit_dir.mkdir(parents=True)
-    for unit in (HUB, BACKUP, TIMER):
+    for unit in (HUB, BACKUP, TIMER, REVIEW):
         shutil.copy2(unit, unit_dir / unit.name)
     if with_program:
         program = root / PROGRAM.lstrip("/")
@@ -68,7 +70,8 @@ def _verify(tmp_path: Path, with_program: bool = True) -> subprocess.CompletedPr
         program.write_text("")
         program.chmod(0o755)
     return subprocess.run([tool, "verify", f"--root={root}", "--man=no", "--generators=no",
-                           HUB.name, BACKUP.name, TIMER.name], capture_output=True, text=True, timeout=120)
+                           HUB.name, BACKUP.name, TIMER.name, REVIEW.name], capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_systemd_analyze_verify_passes_for_the_hubs_units(tmp_path: Path) -> None:
@@ -83,7 +86,7 @@ def test_the_verify_harness_does_catch_problems(tmp_path: Path) -> None:
     assert result.returncode != 0 and "not executable" in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("unit", [HUB, BACKUP], ids=lambda u: u.name)
+@pytest.mark.parametrize("unit", [HUB, BACKUP, REVIEW], ids=lambda u: u.name)
 def test_security_exposure_is_at_most_2_5(unit: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = subprocess.run([_tool("systemd-analyze"), "security", "--offline=true", "--no-pager", str(unit)],
                             capture_output=True, text=True, timeout=120)
@@ -96,7 +99,7 @@ def test_security_exposure_is_at_most_2_5(unit: Path, capsys: pytest.CaptureFixt
     assert float(match.group(1)) <= MAX_EXPOSURE, result.stdout
 
 
-@pytest.mark.parametrize("unit", [HUB, BACKUP], ids=lambda u: u.name)
+@pytest.mark.parametrize("unit", [HUB, BACKUP, REVIEW], ids=lambda u: u.name)
 def test_the_units_are_hardened_like_the_kiosks_with_no_device_and_the_lan_only(unit: Path) -> None:
     d = _directives(unit)
     for key in HARDENING_YES:
@@ -119,6 +122,14 @@ def test_the_hub_never_gives_up_and_does_not_stop_with_postgresql() -> None:
     assert d["Restart"] == ["always"] and d["StartLimitIntervalSec"] == ["0"]
     assert "postgresql.service" in d["After"][0] and "Requires" not in d and "BindsTo" not in d
     assert d["EnvironmentFile"] == ["-/etc/spectacular-bid-hub/hub.env"]
+
+
+def test_the_review_worker_runs_at_the_lowest_priority_and_reaches_only_this_box() -> None:
+    d = _directives(REVIEW)
+    assert d["CPUSchedulingPolicy"] == ["idle"] and d["Nice"] == ["19"]
+    assert d["IPAddressAllow"] == ["localhost"] and d["Restart"] == ["always"]
+    assert d["EnvironmentFile"] == ["-/etc/spectacular-bid-hub/hub.env"]
+    assert d["ExecStart"][0].split()[5:] == ["review-worker", "--database", "${CLUB_DATABASE}"]
 
 
 def test_the_backup_runs_nightly_catches_up_and_dumps_into_its_state_directory() -> None:
@@ -175,5 +186,12 @@ def test_the_units_exec_start_lines_serve_and_dump_as_written(tmp_path: Path) ->
         assert done.returncode == 0, done.stderr
         (made,) = (tmp_path / "spectacular-bid-hub" / "backups").glob("club-*.dump")
         assert made.stat().st_size > 0 and f"dumped to {made}" in done.stdout
+        worker = subprocess.Popen(_command(REVIEW, {"CLUB_DATABASE": dsn}, tmp_path), cwd="/",
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert worker.stdout is not None
+        started = worker.stdout.readline()  # waiting for its first line, not for time to pass
+        worker.send_signal(signal.SIGTERM)
+        rest, _ = worker.communicate(timeout=30)
+        assert worker.returncode == 0 and "review worker: 100 samples, priority" in started, started + rest
     finally:
         stop_cluster(cluster)

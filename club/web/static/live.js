@@ -34,6 +34,8 @@
     }
     slot.setAttribute("data-age-ms", "0");
     slot.setAttribute("data-event", String(data.event));
+    slot.setAttribute("data-match", String(data.match));
+    slot.setAttribute("data-seq", String(data.seq));
     slot.innerHTML = data.html;
     if (box.hasAttribute("data-watch")) {
       var a = document.createElement("a");

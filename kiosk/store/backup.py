@@ -143,7 +143,7 @@ def check_backup(path: Path, required: frozenset[str]) -> BackupInfo | None:
     """``path`` as a ``BackupInfo`` when it is a whole database with the required tables, else None."""
     try:
         wall = path.stat().st_mtime
-        with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)) as conn:
             if [row[0] for row in conn.execute("PRAGMA quick_check")] != ["ok"]:
                 return None
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

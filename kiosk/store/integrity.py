@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kiosk.i18n import T, Text
@@ -124,7 +125,7 @@ def _good_rows(path: Any, wanted: list[tuple[int, int]]) -> dict[tuple[int, int]
     """The rows of ``wanted`` that verify in the backup at ``path``, by (match, seq)."""
     found: dict[tuple[int, int], tuple[Any, ...]] = {}
     try:
-        with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)) as conn:
             conn.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
             for match_id, seq in wanted:
                 row = conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE match_id = ? AND seq = ?",

@@ -64,7 +64,7 @@ def count_commit(conn: sqlite3.Connection) -> None:
 def history_of(path: Path) -> str | None:
     """The history id of the database file at ``path`` (opened read-only), None when it has none."""
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error:
         return None
     try:

@@ -224,3 +224,16 @@ def test_a_large_journal_checks_its_finished_rows_in_the_background_and_gives_a_
         [notice] = j.take_notices()
         assert notice.msgid.startswith("Rows of finished matches in the match journal were damaged")
         assert all(e.intact for e in j.commands(2))
+
+
+def test_a_journal_named_by_a_relative_path_has_its_history_and_backups_read(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``soak --journal soak.sqlite3`` (a path relative to the working folder): the history id and a
+    backup are read as they are for an absolute path (``Path.as_uri`` refuses a relative path)."""
+    keeper, _ = history(tmp_path / "j.sqlite3", 1)
+    keeper.close()
+    monkeypatch.chdir(tmp_path)
+    relative = Path("j.sqlite3")
+    assert history_of(relative) is not None
+    assert history_of(relative) == history_of(tmp_path / "j.sqlite3")
+    assert check_backup(relative, frozenset({"matches"})) is not None

@@ -42,9 +42,7 @@ from kiosk.table import intents as do
 from kiosk.table.buttons import STARTS, button_intent, panel_of
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import DESK, INTERFACE, MATCH, ON_TO_ACT
-from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
-from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
-from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
+from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS  # re-exported: the frame loop's tests use it
 from kiosk.table.due import next_due_ns
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
 from kiosk.table.owner_screens import OWNER, STOPPED_BY_OWNER, Decision, OwnerDesk, in_progress
@@ -52,6 +50,7 @@ from kiosk.table.players import PlayerDesk, Seat, seat_of
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import Hold, PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
+from kiosk.table.review_desk import ReviewDesk
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
@@ -118,6 +117,7 @@ class Controller:
         self.owner = OwnerDesk(self.ui, config, clock.now(), boot_id=boot_id, pin=owner_pin,
                                config_path=config_path)
         """The owner's PIN keypad, stopping a match, the settings editor (``config_path``: where Save writes)."""
+        self.review = ReviewDesk()  # the post-match review: its job, what each half shows (review_desk)
         self.routes = self._routes()
         """The one dispatch table: what each kind of intent does (``handle``)."""
         self.refresh_texts()
@@ -272,7 +272,7 @@ class Controller:
         if (o.keypad is not None or o.confirm_stop) and type(intent) not in OWNER and not self.match_in_progress():
             return "the owner has the screen"  # beside a match in progress the players play on
         if type(intent) not in MATCH and not isinstance(intent, do.Hint):
-            return None
+            return self.review.refusal(self, intent)  # None but for the review's own intents
         s = self.session
         if s is None:
             return "no match"
@@ -303,6 +303,7 @@ class Controller:
         routes |= {kind: partial(self._players, f) for kind, f in DESK.items()}
         routes |= {kind: partial(self._owner, f) for kind, f in OWNER.items()}
         routes |= {kind: partial(self._match, f) for kind, f in MATCH.items()}
+        routes |= self.review.routes(self)
         routes |= {
             do.OpenHelp: lambda i, now: ui.open_help(i.player),
             do.CloseHelp: lambda i, now: setattr(ui, "help_open", False),
@@ -361,8 +362,7 @@ class Controller:
             self.running, self.exit_status = False, ADMIN_EXIT_STATUS
 
     def _match(self, handler: Callable[[GameSession, UiState, Any, int], object], intent: do.Intent, now: int) -> None:
-        """The match's intents (the guards saw that there is a match); only a Start enters the match
-        in the journal."""
+        """The match's intents (the guards saw that there is a match); only a Start enters the match in the journal."""
         assert self.session is not None
         if isinstance(intent, do.Start):
             self.enter_match()
@@ -423,7 +423,7 @@ class Controller:
         if self.desk.advance_replay(now):  # the replay's auto-play
             self._last_input_ns = max(self._last_input_ns, now)
             done = True
-        done |= self._check_holds(now)
+        done |= self._check_holds(now) | self.review.update(self)  # the review starts, cancels, progresses
         self._repeat_steppers(now)
         if done | self._idle_return(now):
             self.changed()

@@ -482,3 +482,27 @@ class ButtonUnused(Intent):
     """A button of ``player`` that means nothing now: the screen says where to act instead."""
 
     player: int
+
+
+# -- the post-match review (kiosk.table.review_desk) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReview(Intent):
+    """The result card's Review (or ``player``'s RAISE): the review screen, its job started between
+    matches; on the review screen, ``player``'s next costly decision (None: the upright card's)."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPick(Intent):
+    """Show ``player``'s costly decision number ``index`` (0 the costliest) on their half."""
+
+    player: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseReview(Intent):
+    """Back from the review to the result card (a review still running goes on)."""

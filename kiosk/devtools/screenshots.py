@@ -25,6 +25,7 @@ import pygame
 from engine import NS_PER_S, Action, Bid, Match, Phase, Play, Resign, Start, Transfer, shuffle_deal
 from kiosk.app import App
 from kiosk.config import KioskConfig
+from kiosk.devtools.review_shots import review_scenes
 from kiosk.i18n import LANGUAGES, T, next_language
 from kiosk.owner import SET_PIN_HINT, LoadedPin, OwnerPin
 from kiosk.store.journal import Journal
@@ -510,7 +511,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "play-badge": play_badge, "leaderboard-player2": leaderboard_player2,
         "practice-levels-player2": practice_levels_player2, "practice-auction": practice_auction,
         "practice-history": practice_history,
-        **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint,
+        **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint, **review_scenes(app, clock),
     }
 
 

@@ -72,7 +72,7 @@ def next_due_ns(c: Waiting, now: int) -> int:
     repeat = c.steppers.next_due_ns()
     if repeat is not None:
         due.append(repeat)
-    if c.review.running or c.review.wanted and c.review.job is None:  # its progress, or its start
+    if c.review.running or (c.review.wanted and c.review.job is None):  # its progress, or its start
         due.append(now + REVIEW_POLL_NS)
     if c.ui.records.replay_playing:
         due.append(c.ui.records.replay_due_ns or now + NS_PER_S // c.config.display.fps)

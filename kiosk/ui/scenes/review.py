@@ -29,7 +29,8 @@ WORSE = theme.DANGER_TEXT
 BETTER = (128, 224, 150)
 """What was better (green)."""
 
-CLASSES = {"good": N_("Good"), "inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"), "blunder": N_("Blunder")}
+CLASSES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"), "blunder": N_("Blunder")}
+"""The review's classes by name (``engine.review.judge``); a "good" decision is not named."""
 MOVES = {"draw": N_("draw a tile"), "pass": N_("pass"), "accept": N_("accept the bid"),
          "decline": N_("decline to bid"), "bid": N_("bid {amount}"), "play": N_("play [{tile}]")}
 
@@ -89,7 +90,7 @@ class Review(Scene):
         c = self.context.controller
         w, h = local.get_size()
         pad = max(6, w // 100)
-        button_h = max(layout.MIN_TARGET, min(64 * h // 240, h // 5))
+        button_h = max(layout.MIN_TARGET, min(h // 5, self.context.size[1] * 64 // 480))
         title_h = max(26, h // 8)
         name = t(c.player_name(seat))
         text(local, t._("{player}: the decisions that cost most", player=name),
@@ -120,17 +121,19 @@ class Review(Scene):
             self._lines(local, body, lines, min(body.height // 4, title_h))
             return spots
         at = min(c.review.picked[seat], len(costly) - 1)
-        tab = max(layout.MIN_TARGET, min(button_h + 8, (back.x - 2 * pad) // 3 - pad))
+        decision, before = costly[at]
+        board_w = body.width * 11 // 20
+        self._position(local, pygame.Rect(body.x, body.y, board_w, h - pad - body.y), seat, decision, before, t)
+        words = pygame.Rect(body.x + board_w + pad, body.y, body.width - board_w - pad, body.height)
+        tab = max(layout.MIN_TARGET, min(button_h + 8, (back.x - words.x) // 3 - pad))
         for i in range(len(costly)):  # 1 2 3: which decision
             where = pygame.Rect(back.x - (len(costly) - i) * (tab + pad), row_y, tab, button_h)
             draw_button(local, where, str(i + 1), primary=i == at)
             spots.append(Hotspot(where, ReviewPick(seat, i)))
-        decision, before = costly[at]
-        board_w = body.width * 11 // 20
-        self._position(local, pygame.Rect(body.x, body.y, board_w, h - pad - body.y), seat, decision, before)
-        words = pygame.Rect(body.x + board_w + pad, body.y, body.width - board_w - pad, body.height)
-        klass = t.lookup(CLASSES.get(decision.klass, N_("Good")))
-        lines = [(t._("Round {number}", number=decision.round) + " · " + klass, theme.TEXT_DIM),
+        heading = t._("Round {number}", number=decision.round)
+        if decision.klass in CLASSES:  # "good": the loss is within the review's noise, no name for it
+            heading += " · " + t.lookup(CLASSES[decision.klass])
+        lines = [(heading, theme.TEXT_DIM),
                  (t._("You: {move}", move=move_text(t, decision.chosen)), WORSE),
                  (t._("Better: {move}", move=move_text(t, decision.best)), BETTER),
                  (t.n_("Cost: about {n} point", "Cost: about {n} points", max(1, round(decision.loss))), theme.SCORE)]
@@ -154,7 +157,10 @@ class Review(Scene):
     @staticmethod
     def _lines(local: pygame.Surface, box: pygame.Rect, lines: list[tuple[str, tuple[int, int, int]]],
                size: int) -> None:
+        """``lines`` one under the other in ``box``, all at one size (the longest's fit, wrapped below it)."""
         row = box.height // max(1, len(lines))
+        fitted = min(theme.fit_size(value, box.width, min(size, row)) for value, _ in lines)
+        size = max(fitted, theme.MIN_READABLE + 2)
         for i, (value, colour) in enumerate(lines):
             text_or_wrap(local, value, pygame.Rect(box.x, box.y + i * row, box.width, row), min(size, row), colour,
                          role="review")
@@ -176,7 +182,7 @@ class Review(Scene):
                      theme.TEXT_DIM, role="review")
 
     def _position(self, local: pygame.Surface, area: pygame.Rect, seat: int, decision: Costly,
-                  before: Match) -> None:
+                  before: Match, t: Translator) -> None:
         """The board and the player's tiles just before ``decision``: theirs in red, the better in green."""
         pygame.draw.rect(local, theme.BOARD, area, border_radius=8)
         inner = area.inflate(-8, -8)
@@ -184,7 +190,13 @@ class Review(Scene):
         hand_area = pygame.Rect(inner.x, inner.bottom - hand_h, inner.width, hand_h)
         board = pygame.Rect(inner.x, inner.y, inner.width, inner.height - hand_h - 4)
         marks = ((decision.best, BETTER), (decision.chosen, WORSE))
-        if not before.layout.is_empty:
+        auction = before.auction()
+        if before.phase is Phase.AUCTION and auction is not None:  # the auction: the board is still empty
+            said = t._("The auction: standing bid {bid}", bid=auction.bid) if auction.bid is not None else \
+                t._("The auction: no bid yet")
+            text(local, said, board.inflate(-8, -board.height // 2), max(theme.MIN_READABLE + 2, board.height // 5),
+                 theme.TEXT_DIM, role="review")
+        elif not before.layout.is_empty:
             geometry = layout_board_if_it_fits(before.layout, (board.x, board.y, board.width, board.height), anew=True)
             if geometry is not None:
                 draw_board(local, geometry)
@@ -196,9 +208,9 @@ class Review(Scene):
                         layout.board_item(local, target.rect, "lit")
         tiles = {Tile.parse(str(move["tile"])): colour for move, colour in marks if move.get("do") == "play"}
         for tile, box in draw_hand(local, hand_area, before.hand(seat), (), None, False):
-            colour = tiles.get(tile)
-            if colour is not None:
-                pygame.draw.rect(local, colour, box.inflate(6, 6), width=3, border_radius=max(3, box.width // 5))
+            ring = tiles.get(tile)
+            if ring is not None:
+                pygame.draw.rect(local, ring, box.inflate(6, 6), width=3, border_radius=max(3, box.width // 5))
 
 
 def _point_of(before: Match, seat: int, move: dict[str, object]) -> Point | None:

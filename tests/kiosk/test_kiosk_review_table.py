@@ -282,7 +282,8 @@ def test_a_practice_match_reviews_the_person_only(journal: Journal) -> None:
     job = app.controller.review.job
     assert job is not None and job.seats == (0,)
     assert all(getattr(i, "player", 0) == 0 for i in (s.intent for s in app.hotspots))
-    recorder = recorded(app, clock)
-    assert texts_for(recorder, 0) and not texts_for(recorder, 1)
+    recorder = recorded(app, clock)  # the person's review is the whole screen, facing them
+    assert recorder.texts and all(t.facing == 0 and t.seat != 1 for t in recorder.texts)
+    assert any(t.text.startswith("You: ") for t in recorder.texts)
     surface = app.screen
     assert isinstance(surface, pygame.Surface) and surface.get_size() == (800, 480)

@@ -76,7 +76,7 @@ class Review(Scene):
             turned = context.facing(seat)
             local = pygame.Surface(rect.size)
             local.fill(theme.BACKGROUND)
-            layout.frame(local, rect, turned, seat)
+            layout.frame(local, rect, turned, seat if len(seats) == 2 else None)  # the whole screen: the table's
             mine = self._half(local, seat, context.t_for(seat), rect, turned)
             surface.blit(pygame.transform.rotate(local, 180) if turned else local, rect)
             spots += [Hotspot(to_screen(s.rect, rect, turned), s.intent) for s in mine]
@@ -194,18 +194,22 @@ class Review(Scene):
         if before.phase is Phase.AUCTION and auction is not None:  # the auction: the board is still empty
             said = t._("The auction: standing bid {bid}", bid=auction.bid) if auction.bid is not None else \
                 t._("The auction: no bid yet")
-            text(local, said, board.inflate(-8, -board.height // 2), max(theme.MIN_READABLE + 2, board.height // 5),
-                 theme.TEXT_DIM, role="review")
+            text(local, said, board.inflate(-8, -board.height // 3), max(theme.MIN_READABLE + 2, board.height // 3),
+                 theme.TEXT, role="review")
         elif not before.layout.is_empty:
             geometry = layout_board_if_it_fits(before.layout, (board.x, board.y, board.width, board.height), anew=True)
             if geometry is not None:
                 draw_board(local, geometry)
-                for move, colour in marks:
-                    point = _point_of(before, seat, move)
+                points = [_point_of(before, seat, move) for move, _ in marks]
+                for point, (_, colour) in zip(points, marks, strict=True):
                     target = None if point is None else geometry.target_for(point)
-                    if target is not None:
-                        draw_target(local, target, colour)
-                        layout.board_item(local, target.rect, "lit")
+                    if target is None:
+                        continue
+                    draw_target(local, target, colour)
+                    layout.board_item(local, target.rect, "lit")
+                    if colour is WORSE and point == points[0]:  # the better play goes there too: a green ring round it
+                        ring = pygame.Rect(target.rect).inflate(8, 8)
+                        pygame.draw.rect(local, BETTER, ring, width=3, border_radius=max(3, ring.height // 4))
         tiles = {Tile.parse(str(move["tile"])): colour for move, colour in marks if move.get("do") == "play"}
         for tile, box in draw_hand(local, hand_area, before.hand(seat), (), None, False):
             ring = tiles.get(tile)

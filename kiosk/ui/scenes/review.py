@@ -208,8 +208,8 @@ class Review(Scene):
                     draw_target(local, target, colour)
                     layout.board_item(local, target.rect, "lit")
                     if colour is WORSE and point == points[0]:  # the better play goes there too: a green ring round it
-                        ring = pygame.Rect(target.rect).inflate(8, 8)
-                        pygame.draw.rect(local, BETTER, ring, width=3, border_radius=max(3, ring.height // 4))
+                        halo = pygame.Rect(target.rect).inflate(8, 8)
+                        pygame.draw.rect(local, BETTER, halo, width=3, border_radius=max(3, halo.height // 4))
         tiles = {Tile.parse(str(move["tile"])): colour for move, colour in marks if move.get("do") == "play"}
         for tile, box in draw_hand(local, hand_area, before.hand(seat), (), None, False):
             ring = tiles.get(tile)

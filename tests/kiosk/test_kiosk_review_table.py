@@ -287,3 +287,17 @@ def test_a_practice_match_reviews_the_person_only(journal: Journal) -> None:
     assert any(t.text.startswith("You: ") for t in recorder.texts)
     surface = app.screen
     assert isinstance(surface, pygame.Surface) and surface.get_size() == (800, 480)
+
+
+def test_the_idle_return_goes_home_and_ends_the_review(journal: Journal) -> None:
+    app, clock = make_app(journal)
+    app.controller.review.samples = 2000
+    play_to_the_end(app, clock)
+    tap(app, do.OpenReview(0))
+    job = app.controller.review.job
+    assert job is not None and job.running
+    clock.advance(app.config.kiosk.idle_return_seconds + 1)
+    app.step(wait=False)
+    assert app.ui.screen == Screen.HOME and app.session is None
+    app.step(wait=False)
+    assert not job.running and app.controller.review.job is None

@@ -176,9 +176,9 @@ class Review(Scene):
         done = bar.copy()
         done.width = max(done.height, int(bar.width * progress))
         pygame.draw.rect(local, theme.ACCENT, done, border_radius=bar.height // 2)
-        note = pygame.Rect(body.x, body.y + 2 * row, body.width, body.height - 2 * row)
+        note = pygame.Rect(body.x + body.width // 20, body.y + 2 * row, body.width * 9 // 10, body.height - 2 * row)
         text_or_wrap(local, t._("Each decision is judged on what you knew then. Back leaves the review running "
-                                "until a new match starts."), note, max(theme.MIN_READABLE + 2, row * 2 // 5),
+                                "until a new match starts."), note, max(theme.MIN_READABLE + 2, row * 3 // 4),
                      theme.TEXT_DIM, role="review")
 
     def _position(self, local: pygame.Surface, area: pygame.Rect, seat: int, decision: Costly,

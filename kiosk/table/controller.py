@@ -16,7 +16,7 @@ becomes the saving banner), the interface state (``ui``) and the named players (
   (or key) long enough asks for the owner PIN (``owner_screens``, whose decisions it applies).
 
 Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines),
-``players`` (the named players' screens).
+``players`` (the named players' screens), ``review_desk`` (the post-match review, between matches).
 """
 
 from __future__ import annotations

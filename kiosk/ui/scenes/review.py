@@ -157,10 +157,11 @@ class Review(Scene):
     @staticmethod
     def _lines(local: pygame.Surface, box: pygame.Rect, lines: list[tuple[str, tuple[int, int, int]]],
                size: int) -> None:
-        """``lines`` one under the other in ``box``, all at one size (the longest's fit, wrapped below it)."""
+        """``lines`` one under the other in ``box``, all at one size: the longest's fit, or in a roomy box half
+        a row (the longer lines wrapped)."""
         row = box.height // max(1, len(lines))
         fitted = min(theme.fit_size(value, box.width, min(size, row)) for value, _ in lines)
-        size = max(fitted, theme.MIN_READABLE + 2)
+        size = max(fitted, theme.MIN_READABLE + 2, min(size, row // 2))  # a roomy column wraps its longest lines
         for i, (value, colour) in enumerate(lines):
             text_or_wrap(local, value, pygame.Rect(box.x, box.y + i * row, box.width, row), min(size, row), colour,
                          role="review")

@@ -301,3 +301,25 @@ def test_the_idle_return_goes_home_and_ends_the_review(journal: Journal) -> None
     assert app.ui.screen == Screen.HOME and app.session is None
     app.step(wait=False)
     assert not job.running and app.controller.review.job is None
+
+
+class Failed(Halfway):
+    """A review whose process reported an error."""
+
+    def __init__(self, scenario: dict[str, Any], seats: tuple[int, ...]) -> None:
+        super().__init__(scenario, seats)
+        self.error = "ScenarioError(...)"
+
+
+def test_a_review_that_failed_says_so_and_can_be_left(journal: Journal) -> None:
+    app, clock = make_app(journal)
+    app.controller.review.start = lambda scenario, seats, samples: Failed(scenario, seats)
+    play_to_the_end(app, clock)
+    tap(app, do.OpenReview(0))
+    app.step(wait=False)
+    recorder = recorded(app, clock)
+    for seat in (0, 1):
+        assert "The review could not be made." in texts_for(recorder, seat)
+    assert not app.controller.review.running  # the loop need not wake for it
+    tap(app, do.CloseReview())
+    assert app.ui.screen == Screen.MATCH

@@ -26,6 +26,7 @@ from engine import NS_PER_S, Action, Bid, Match, Phase, Play, Resign, Start, Tra
 from kiosk.app import App
 from kiosk.config import KioskConfig
 from kiosk.devtools.event_shots import event_scenes
+from kiosk.devtools.review_shots import review_scenes
 from kiosk.i18n import LANGUAGES, T, next_language
 from kiosk.owner import SET_PIN_HINT, LoadedPin, OwnerPin
 from kiosk.store.journal import Journal
@@ -522,6 +523,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "practice-top-moves": practice_top_moves, "practice-top-auction": practice_top_auction,
         "practice-history": practice_history,
         **{f"live-{seed}": live(seed) for seed in LIVE_SEEDS}, "live-hint": live_hint, **event_scenes(app, clock),
+        **review_scenes(app, clock),
     }
 
 

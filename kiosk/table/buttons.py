@@ -34,7 +34,8 @@ def button_intent(s: GameSession, player: int | None, button: Button) -> do.Inte
 
     Ready and between rounds: ACCEPT and START/CONTINUE start; a hand-over: ACCEPT and REVEAL reveal
     (a kiosk button for the player to act); the auction: ACCEPT accepts, DECLINE declines, RAISE bids
-    what the screen shows; play: ACCEPT draws when drawing is the only move. Any other player's
+    what the screen shows; play: ACCEPT draws when drawing is the only move; the match over: RAISE is
+    the player's Review (taken only when there is one, ``review_desk``). Any other player's
     button means nothing, and the screen says where to act (``ButtonUnused``)."""
     m = s.match
     phase = m.phase
@@ -51,6 +52,8 @@ def button_intent(s: GameSession, player: int | None, button: Button) -> do.Inte
         return do.Decline(player) if button is Button.DECLINE else do.Accept(player)
     if phase is Phase.PLAY and button is Button.ACCEPT and player == m.to_act and s.only_draw():
         return do.DrawTile(player)
+    if phase is Phase.MATCH_OVER and button is Button.RAISE:
+        return do.OpenReview(player)  # the result card's Review; on the review, the player's next decision
     return do.ButtonUnused(player)
 
 

@@ -8,14 +8,13 @@ and one dispatch table (``routes``: its areas' parts in ``dispatch`` and ``owner
 controller owns the match (``session``), the journal behind its keeper (``keeper``: a storage fault
 becomes the saving banner), the interface state (``ui``) and the named players (``desk``):
 
-- a new match starts at the ready screen and is entered in the journal at its first Start;
-- at start-up an unfinished match is resumed from the journal;
+- a new match starts at the ready screen, entered in the journal at its first Start (resumed at start-up);
 - a loop that could not take commands for too long while a clock ran aborts the match (stall);
 - each transfer of points makes a chip flight (who pays whom, how much, since when);
 - between matches it goes home after a while without input; the admin corner (or key) held asks for the PIN.
 
 Beside it: ``presses`` (stale inputs, repeats), ``texts`` (the key legend, the settings' lines), ``players`` (the
-named players' screens), ``event_desk`` (a club event's pairing at the table).
+named players' screens), ``event_desk`` (a club event's pairing), ``review_desk`` (the post-match review).
 """
 
 from __future__ import annotations
@@ -41,9 +40,7 @@ from kiosk.table import intents as do
 from kiosk.table.buttons import STARTS, button_intent, panel_of
 from kiosk.table.computer import ComputerPlayer, InlineExecutor, show_hint
 from kiosk.table.dispatch import DESK, INTERFACE, MATCH, ON_TO_ACT
-from kiosk.table.due import BLINK_SLEEP_NS as BLINK_SLEEP_NS  # re-exported: the app and tests use them
-from kiosk.table.due import LOW_BANK_NS as LOW_BANK_NS
-from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS
+from kiosk.table.due import MAX_SLEEP_NS as MAX_SLEEP_NS  # re-exported: the frame loop's tests use it
 from kiosk.table.due import next_due_ns
 from kiosk.table.event_desk import EventDesk
 from kiosk.table.owner_screens import ADMIN_EXIT_STATUS as ADMIN_EXIT_STATUS  # exit status 10: not restarted
@@ -52,6 +49,7 @@ from kiosk.table.players import PlayerDesk, Seat, seat_of
 from kiosk.table.presses import REPEAT_NS as REPEAT_NS  # a repeat within 300 ms across a screen change
 from kiosk.table.presses import Hold, PressTiming, Tap
 from kiosk.table.repeat import StepperRepeat
+from kiosk.table.review_desk import ReviewDesk
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, Screen, UiState
 from kiosk.table.texts import Surroundings as Surroundings  # what the machine reports (app.py builds it)
@@ -119,6 +117,7 @@ class Controller:
         self.owner = OwnerDesk(self.ui, config, clock.now(), boot_id=boot_id, pin=owner_pin,
                                config_path=config_path)
         """The owner's PIN keypad, stopping a match, the settings editor (``config_path``: where Save writes)."""
+        self.review = ReviewDesk()  # the post-match review: its job, what each half shows (review_desk)
         self.routes = self._routes()
         """The one dispatch table: what each kind of intent does (``handle``)."""
         self.refresh_texts()
@@ -273,7 +272,7 @@ class Controller:
         if (o.keypad is not None or o.confirm_stop) and type(intent) not in OWNER and not self.match_in_progress():
             return "the owner has the screen"  # beside a match in progress the players play on
         if type(intent) not in MATCH and not isinstance(intent, do.Hint):
-            return None
+            return self.review.refusal(self, intent)  # None but for the review's own intents
         s = self.session
         if s is None:
             return "no match"
@@ -304,6 +303,7 @@ class Controller:
         routes |= {kind: partial(self._players, f) for kind, f in DESK.items()}
         routes |= {kind: partial(self._owner, f) for kind, f in OWNER.items()}
         routes |= {kind: partial(self._match, f) for kind, f in MATCH.items()}
+        routes |= self.review.routes(self)
         routes |= {
             do.OpenHelp: lambda i, now: ui.open_help(i.player),
             do.CloseHelp: lambda i, now: setattr(ui, "help_open", False),
@@ -423,7 +423,7 @@ class Controller:
         if self.desk.advance_replay(now):  # the replay's auto-play
             self._last_input_ns = max(self._last_input_ns, now)
             done = True
-        done |= self._check_holds(now)
+        done |= self._check_holds(now) | self.review.update(self)  # the review starts, cancels, progresses
         self._repeat_steppers(now)
         if done | self._idle_return(now):
             self.changed()

@@ -11,6 +11,7 @@ from kiosk.config import KioskConfig
 from kiosk.table.computer import ComputerPlayer
 from kiosk.table.presses import Hold
 from kiosk.table.repeat import StepperRepeat
+from kiosk.table.review_desk import REVIEW_POLL_NS, ReviewDesk
 from kiosk.table.session import GameSession
 from kiosk.table.state import ChipFlight, UiState
 
@@ -39,11 +40,13 @@ class Waiting(Protocol):
     def steppers(self) -> StepperRepeat: ...
     @property
     def ui(self) -> UiState: ...
+    @property
+    def review(self) -> ReviewDesk: ...
 
 
 def next_due_ns(c: Waiting, now: int) -> int:
     """When the next thing the screen or the LEDs must show is due (a clock digit, the deadline,
-    a message's end, a blinking LED, a chip flight's next frame, an admin hold; at most a second)."""
+    a message's end, a blinking LED, a chip flight's next frame, an admin hold, a review's progress; at most a second)."""
     due = [now + MAX_SLEEP_NS]
     if c.flight is not None:
         due.append(now + NS_PER_S // c.config.display.fps)
@@ -69,6 +72,8 @@ def next_due_ns(c: Waiting, now: int) -> int:
     repeat = c.steppers.next_due_ns()
     if repeat is not None:
         due.append(repeat)
+    if c.review.running or (c.review.wanted and c.review.job is None):  # its progress, or its start
+        due.append(now + REVIEW_POLL_NS)
     if c.ui.records.replay_playing:
         due.append(c.ui.records.replay_due_ns or now + NS_PER_S // c.config.display.fps)
     until = c.ui.owner.locked_until_ns

@@ -503,3 +503,27 @@ class Berserk(Intent):
     point on a win (again: takes it back)."""
 
     player: int
+
+
+# -- the post-match review (kiosk.table.review_desk) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReview(Intent):
+    """The result card's Review (or ``player``'s RAISE): the review screen, its job started between
+    matches; on the review screen, ``player``'s next costly decision (None: the upright card's)."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPick(Intent):
+    """Show ``player``'s costly decision number ``index`` (0 the costliest) on their half."""
+
+    player: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseReview(Intent):
+    """Back from the review to the result card (a review still running goes on)."""

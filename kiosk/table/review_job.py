@@ -2,7 +2,7 @@
 
 After a match the kiosk starts a ``ReviewJob`` with the match's scenario (the audit export,
 ``kiosk.store.audit.export_scenario``): a separate process (``spawn``: nothing of the kiosk's
-pygame state is inherited) reviews seat 0, then seat 1, with ``engine.review`` and sends its progress
+pygame state is inherited) reviews seat 0, then seat 1 (a practice match: the person's only), with ``engine.review`` and sends its progress
 and each seat's review back over a queue. A process rather than a thread: the review is pure Python
 and would hold the interpreter's lock for seconds at a time, stalling the frame loop; on a
 Raspberry Pi 4 it gets a core of its own. The frame loop calls ``poll()`` once a frame (it never
@@ -68,13 +68,13 @@ class _Progress:
             self.out.put(("progress", self.base + done, self.total))
 
 
-def _work(scenario: dict[str, Any], samples: int, seed: int, out: Any) -> None:
-    """The review process: seat 0's review, then seat 1's, with the progress of both."""
+def _work(scenario: dict[str, Any], seats: tuple[int, ...], samples: int, seed: int, out: Any) -> None:
+    """The review process: each of ``seats`` in turn, with the progress of them all."""
     try:
         parsed = parse_scenario(scenario)
-        progress = _Progress(out, 2 * len(parsed.steps))
-        for seat in (0, 1):
-            progress.base = seat * len(parsed.steps)
+        progress = _Progress(out, len(seats) * len(parsed.steps))
+        for n, seat in enumerate(seats):
+            progress.base = n * len(parsed.steps)
             out.put(("seat", seat, review_scenario(parsed, seat, samples=samples, seed=seed, progress=progress)))
     except Exception as exc:  # reported to the kiosk, which shows no review
         out.put(("error", repr(exc)))
@@ -83,15 +83,18 @@ def _work(scenario: dict[str, Any], samples: int, seed: int, out: Any) -> None:
 class ReviewJob:
     """One match's review running in its own process (module description)."""
 
-    def __init__(self, scenario: dict[str, Any], *, samples: int = REVIEW_SAMPLES, seed: int = 0) -> None:
+    def __init__(self, scenario: dict[str, Any], *, samples: int = REVIEW_SAMPLES, seed: int = 0,
+                 seats: tuple[int, ...] = (0, 1)) -> None:
         context = multiprocessing.get_context("spawn")
+        self.seats = seats
+        """The seats reviewed (a practice match: only the person's)."""
         self._queue: Any = context.Queue()
         self._reviews: dict[int, dict[str, Any]] = {}
         self.done_steps = 0
         self.total_steps = 1
         self.error: str | None = None
         self.cancelled = False
-        self._process: SpawnProcess = context.Process(target=_work, args=(scenario, samples, seed, self._queue),
+        self._process: SpawnProcess = context.Process(target=_work, args=(scenario, seats, samples, seed, self._queue),
                                                       name="review", daemon=True)
         self._process.start()
 
@@ -102,8 +105,8 @@ class ReviewJob:
 
     @property
     def done(self) -> bool:
-        """Whether both seats' reviews are in."""
-        return len(self._reviews) == 2
+        """Whether every seat's review is in."""
+        return len(self._reviews) == len(self.seats)
 
     def poll(self) -> None:
         """Take in what the process has sent so far, without waiting."""
@@ -115,7 +118,7 @@ class ReviewJob:
             self._take(message)
 
     def wait(self, timeout: float) -> bool:
-        """Take in messages until both reviews are in, an error came, or ``timeout`` seconds without
+        """Take in messages until every review is in, an error came, or ``timeout`` seconds without
         a message passed (for tests and command lines; the frame loop uses ``poll``); whether done."""
         while not self.done and self.error is None and not self.cancelled:
             try:
@@ -164,6 +167,34 @@ class ReviewJob:
             return None
         luck = review["luck"]
         return Luck(luck["result"], luck["luck"], luck["adjusted"])
+
+
+class InlineReviewJob(ReviewJob):
+    """The same review made at once in this process (tests, screenshots; the kiosk uses a process)."""
+
+    def __init__(self, scenario: dict[str, Any], *, samples: int = REVIEW_SAMPLES, seed: int = 0,
+                 seats: tuple[int, ...] = (0, 1)) -> None:
+        self.seats = seats
+        self._reviews = {}
+        self.error = None
+        self.cancelled = False
+        parsed = parse_scenario(scenario)
+        self.done_steps = self.total_steps = max(1, len(seats) * len(parsed.steps))
+        for seat in seats:
+            self._reviews[seat] = review_scenario(parsed, seat, samples=samples, seed=seed)
+
+    def poll(self) -> None:
+        """Nothing comes in: the review was made at once."""
+
+    def wait(self, timeout: float) -> bool:
+        return self.done
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    @property
+    def running(self) -> bool:
+        return False
 
 
 def costliest(review: dict[str, Any], n: int = SHOWN) -> list[Costly]:

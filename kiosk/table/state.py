@@ -30,6 +30,8 @@ class Screen(StrEnum):
     """The owner's player management (behind the PIN): rename, delete, merge."""
     PRACTICE = "practice"
     """The choice of the computer's level (and the person's language) for a practice match."""
+    REVIEW = "review"
+    """After a match: each player's costliest decisions and luck (``kiosk.table.review_desk``)."""
     READY = "ready"
     """The table before round 1: who opens and why, Start on both sides."""
     AUCTION = "auction"

@@ -37,6 +37,7 @@ from kiosk.ui.scenes.practice import Practice
 from kiosk.ui.scenes.ready import Ready
 from kiosk.ui.scenes.replay import Replay
 from kiosk.ui.scenes.resign import ResignConfirm
+from kiosk.ui.scenes.review import Review
 from kiosk.ui.scenes.saving import SavingBanner
 from kiosk.ui.scenes.scoresheet import ScoreSheet
 from kiosk.ui.scenes.settings import Settings
@@ -62,7 +63,7 @@ class Stage:
         """The same over a match in progress: on the half of the player not to act."""
         self.screens: dict[Screen, Scene] = {
             Screen.LEADERBOARD: Leaderboard(context), Screen.HISTORY: History(context), Screen.REPLAY: Replay(context),
-            Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context),
+            Screen.PRACTICE: Practice(context), Screen.PLAYERS: ManagePlayers(context), Screen.REVIEW: Review(context),
         }
         self.tables: dict[Screen, TableScene] = {
             Screen.READY: Ready(context), Screen.AUCTION: Auction(context), Screen.PLAY: Play(context),

@@ -17,7 +17,8 @@ auction         bidding for the opening
 handover        a shared screen between turns
 play            tiles and points
 settlement      between rounds
-match_over      the result, Rematch, Home
+match_over      the result, Rematch, Home (and Review)
+review          after a match: each player's costliest decisions and luck, on their half
 resign          "Resign the match?" in a player's panel
 flight          chips flying after a transfer
 picker          who plays in a seat

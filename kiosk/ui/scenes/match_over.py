@@ -8,9 +8,10 @@ import pygame
 from engine import EndReason
 from engine.events import TIMING_FAILURE
 from kiosk.i18n import N_, Text, Translator
-from kiosk.table.intents import GoHome, OpenHelp, Rematch
+from kiosk.table.intents import GoHome, OpenHelp, OpenReview, Rematch
 from kiosk.table.session import GameSession
 from kiosk.ui import theme
+from kiosk.ui.scenes.review import review_button_label
 from kiosk.ui.scenes.table import Button, Line, TableScene
 from kiosk.ui.widgets import Hotspot
 
@@ -23,12 +24,23 @@ REASONS = {
 class MatchOver(TableScene):
     """The result card; Rematch keeps the players, Home makes both seats guests."""
 
-    offers = (Rematch, GoHome, OpenHelp)
+    offers = (Rematch, GoHome, OpenHelp, OpenReview)
     messages_above = True
     card_heading = 2  # the winner and why stay together; the last messages follow them
 
     def draw_middle(self, surface: pygame.Surface, session: GameSession, spots: list[Hotspot]) -> None:
-        spots += self.card(surface, lambda t: self.result_lines(session, t), None, role="result")
+        c = self.context.controller
+
+        def lines(t: Translator) -> list[Line]:
+            return self.result_lines(session, t)
+
+        if not c.review.offered(c):
+            spots += self.card(surface, lines, None, role="result")
+            return
+        job = c.review.job  # Review on the card (each half's, facing its player), its progress on it
+        for seat in c.review.seats(c) if self.table_mode else (None,):
+            label = review_button_label(self.context.t_for(seat), c.review.progress, job is not None and job.done)
+            spots += self.card(surface, lines, seat, [(label, OpenReview(seat), False)], role="result")
 
     def result_lines(self, session: GameSession, t: Translator) -> list[Line]:
         """The winner and why (or the abort and its reason), and the final balances, in ``t``'s language."""

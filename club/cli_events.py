@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(rows, indent=2, ensure_ascii=False))
             for e in [] if args.json else rows:
                 length = f"{e['rounds']} rounds" if e["rounds"] else f"{e['minutes']} minutes" if e["minutes"] else ""
-                print(f"{e['uuid']}  {e['name']!r}  {e['format']} {length}  {e['state']}, round {e['round']},"
-                      f" {e['players']} players")
+                where = "" if e["format"] == "arena" else f" round {e['round']},"
+                print(f"{e['uuid']}  {e['name']!r}  {e['format']} {length}  {e['state']},{where} {e['players']} players")
             return 0
         if command == "standings":
             body = eventstore.standings(conn, args.event)

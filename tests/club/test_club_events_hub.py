@@ -294,6 +294,9 @@ def test_the_commands(club: Club, capsys: pytest.CaptureFixture[str]) -> None:
     shown = capsys.readouterr().out
     assert "'Arena' (arena), running, 30 of 30 minutes left" in shown and "  board 1: " in shown, shown
     assert "round" not in shown
+    assert club_main(["events", "list", "--database", club.dsn]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if x.startswith(arena)]
+    assert "arena 30 minutes  running, " in line and "round" not in line
     assert club_main(["events", "standings", event, "--database", club.dsn, "--json"]) == 0
     assert '"tiebreaks"' in capsys.readouterr().out
     for bad in (["--format", "swiss"], ["--format", "arena"], ["--format", "chess"], ["--format", "swiss", "--rounds", "3",

@@ -13,7 +13,8 @@ In order:
    is settled (played, a bye, moved on or cancelled) and ``auto_advance`` is on, or when the director
    forces it (``force_next``: the open pairings of the round are cancelled first). An arena pairs its
    waiting pool (entrants with no open pairing) by ``arena.pair_waiting``, at most as many boards as
-   there are free tables, until its time is up; at the end its unstarted pairings are cancelled.
+   there are free tables (the pairs of those who waited longest first), until its time is up; at the
+   end its unstarted pairings are cancelled.
 3. **Offers.** Waiting pairings, by round and board, go to the free tables (a moved pairing to another
    table than the one that did not acknowledge it, when another is free).
 """
@@ -219,13 +220,26 @@ def _arena(view: EventView, free: Sequence[UUID], now: float, plan: Plan,
     places = {s.player: s.rank for s in arena_standings(view.entrants, view.games, view.rules)}
     pool = [Waiting(e.player, places.get(e.player, len(places)), e.rating) for e in active]
     pairs: list[Pairing] = pair_waiting(pool, view.games)
-    pairs = [p for p in pairs if unordered(*p.seats) not in view.forbidden][:room]
+    pairs = _longest_waiting([p for p in pairs if unordered(*p.seats) not in view.forbidden], rows)[:room]
     start = max((r.board for r in rows), default=0) + 1
     for k, p in enumerate(pairs):
         row = Row(new_id(), None, start + k, p.seats[0], p.seats[1], "waiting", now)
         plan.put(row)
     if pairs:
         plan.log.append(("paired", None, {"boards": len(pairs), "waiting": len(active) - 2 * len(pairs)}))
+
+
+def _longest_waiting(pairs: list[Pairing], rows: Iterable[Row]) -> list[Pairing]:
+    """``pairs`` with the pair of the longest-waiting player first (then in the matching's order): when
+    there are fewer free tables than pairs, those who waited longest play, not always the top of the
+    standings. A player waits since their last pairing ended (one who never played, since the start)."""
+    since: dict[UUID, float] = {}
+    for r in rows:
+        if r.finished_at is not None:
+            for p in r.players:
+                since[p] = max(since.get(p, r.finished_at), r.finished_at)
+    ranked = sorted(enumerate(pairs), key=lambda kp: (min(since.get(x, float("-inf")) for x in kp[1].seats), kp[0]))
+    return [p for _, p in ranked]
 
 
 def _offers(view: EventView, free: Sequence[UUID], now: float, plan: Plan) -> None:

@@ -158,3 +158,19 @@ def test_with_fewer_free_tables_than_pairs_the_longest_waiting_play_first() -> N
     assert len(new) == 1 and set(new[0].players) == {C, D} and new[0].kiosk == table  # A and B wait their turn
     both = decide(view, [table, uuid.UUID(int=79)], 110.0)
     assert len([r for r in both.rows.values() if r.kiosk is not None]) == 2  # two tables: everyone plays
+
+
+def test_with_many_waiting_only_the_longest_waiting_are_matched_for_the_free_table() -> None:
+    """Six waiting, one free table: the matching takes the four who waited longest (two more than the board
+    needs, so that it can avoid a rematch), not a pair of players who just came back."""
+    from club.events.scheduler import EventView, Row, decide
+
+    games = (Game(uuid.UUID(int=901), (A, B), 0, ended=100.0),)
+    rows = tuple(Row(uuid.UUID(int=810 + k), None, k + 1, p, q, "cancelled", 0.0, finished_at=t)
+                 for k, (p, q, t) in enumerate(((C, D, 10.0), (E, F, 20.0))))
+    rows += (Row(uuid.UUID(int=803), None, 3, A, B, "played", 50.0, finished_at=100.0, match=games[0].match),)
+    view = EventView(uuid.UUID(int=700), EventRules(Format.ARENA, minutes=30), "running", 0, 120.0, True,
+                     10_000.0, tuple(ENTRANTS), rows, games, ())
+    plan = decide(view, [uuid.UUID(int=78)], 110.0)
+    [new] = [r for r in plan.rows.values() if r.uuid not in {x.uuid for x in rows}]
+    assert set(new.players) <= {C, D, E, F} and set(new.players) & {C, D}, new  # A and B just played

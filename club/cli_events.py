@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from typing import Any
 
@@ -88,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(rows, indent=2, ensure_ascii=False))
             for e in [] if args.json else rows:
                 length = f"{e['rounds']} rounds" if e["rounds"] else f"{e['minutes']} minutes" if e["minutes"] else ""
-                print(f"{e['uuid']}  {e['name']!r}  {e['format']} {length}  {e['state']}, round {e['round']},"
-                      f" {e['players']} players")
+                where = "" if e["format"] == "arena" else f" round {e['round']},"
+                print(f"{e['uuid']}  {e['name']!r}  {e['format']} {length}  {e['state']},{where} {e['players']} players")
             return 0
         if command == "standings":
             body = eventstore.standings(conn, args.event)
@@ -105,11 +106,12 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(detail, indent=2, ensure_ascii=False, default=str))
                 return 0
-            print(f"{detail['name']!r} ({detail['format']}), {detail['state']}, round {detail['round']}")
+            print(_headline(detail, now))
             for p in detail["pairings"]:
-                names = " vs ".join(x["name"] for x in p["players"])
-                print(f"  round {p['round']} board {p['board']}: {names}  {p['state']}"
-                      f"{'  at ' + p['table'] if p['table'] else ''}{'  winner seat ' + str(p['winner']) if p['winner'] is not None else ''}")
+                names = [x["name"] for x in p["players"]]
+                where = f"round {p['round']} board {p['board']}" if p["round"] is not None else f"board {p['board']}"
+                won = f"  {names[p['winner']]} won" if p["winner"] is not None and p["winner"] < len(names) else ""
+                print(f"  {where}: {' vs '.join(names)}  {p['state']}{'  at ' + p['table'] if p['table'] else ''}{won}")
             return 0
         if command == "join":
             for player in args.players:
@@ -133,3 +135,16 @@ def run(args: argparse.Namespace) -> int:
         eventstore.forbid(conn, args.event, args.a, args.b, now, actor=args.by, why=args.why)
         print("forbidden")
         return 0
+
+
+def _headline(detail: dict[str, Any], now: float) -> str:
+    """The event's first line in ``show``: its name, format, state, and where it stands (a round of so many, or
+    an arena's minutes left)."""
+    head = f"{detail['name']!r} ({detail['format']}), {detail['state']}"
+    if detail["format"] != "arena":
+        return head + (f", round {detail['round']} of {detail['rounds']}" if detail["rounds"] else
+                       f", round {detail['round']}")
+    if detail["state"] == "running" and detail.get("ends_at") is not None:
+        left = min(detail["minutes"], max(0, math.ceil((detail["ends_at"] - now) / 60)))
+        return head + f", {left} of {detail['minutes']} minutes left"
+    return head + f", {detail['minutes']} minutes"

@@ -13,13 +13,16 @@ In order:
    is settled (played, a bye, moved on or cancelled) and ``auto_advance`` is on, or when the director
    forces it (``force_next``: the open pairings of the round are cancelled first). An arena pairs its
    waiting pool (entrants with no open pairing) by ``arena.pair_waiting``, at most as many boards as
-   there are free tables, until its time is up; at the end its unstarted pairings are cancelled.
+   there are free tables — with more waiting than that, among the 2 × boards + 2 who waited longest,
+   and the pairs of those who waited longest first — until its time is up; at the end its unstarted
+   pairings are cancelled.
 3. **Offers.** Waiting pairings, by round and board, go to the free tables (a moved pairing to another
    table than the one that did not acknowledge it, when another is free).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from uuid import UUID, uuid4
@@ -35,6 +38,10 @@ OPEN = ("waiting", "offered", "acknowledged")
 """States of a pairing not yet settled (its players are busy with it)."""
 SETTLED = ("played", "bye", "moved", "cancelled")
 """States that settle a board of a round (``aborted`` waits for the director)."""
+SLACK = 2
+"""An arena with more players waiting than its free tables seat matches only the 2 × boards + SLACK who
+waited longest (the slack lets the matching avoid a rematch), and gives the tables to the pairs of the
+longest-waiting first: everyone plays about as often, not the top of the standings again and again."""
 PRESENCE_S = 60.0
 """A table seen asking for its assignment within this many seconds can be given a pairing."""
 
@@ -216,16 +223,34 @@ def _arena(view: EventView, free: Sequence[UUID], now: float, plan: Plan,
     room = len(spare) - waiting_rows
     if len(active) < 2 or room <= 0:
         return
+    since = _waiting_since(rows)
+    first = [e for _, e in sorted(enumerate(active), key=lambda ke: (since.get(ke[1].player, -math.inf), ke[0]))]
     places = {s.player: s.rank for s in arena_standings(view.entrants, view.games, view.rules)}
-    pool = [Waiting(e.player, places.get(e.player, len(places)), e.rating) for e in active]
+    pool = [Waiting(e.player, places.get(e.player, len(places)), e.rating) for e in first[:2 * room + SLACK]]
     pairs: list[Pairing] = pair_waiting(pool, view.games)
-    pairs = [p for p in pairs if unordered(*p.seats) not in view.forbidden][:room]
+    pairs = _longest_waiting([p for p in pairs if unordered(*p.seats) not in view.forbidden], since)[:room]
     start = max((r.board for r in rows), default=0) + 1
     for k, p in enumerate(pairs):
         row = Row(new_id(), None, start + k, p.seats[0], p.seats[1], "waiting", now)
         plan.put(row)
     if pairs:
         plan.log.append(("paired", None, {"boards": len(pairs), "waiting": len(active) - 2 * len(pairs)}))
+
+
+def _waiting_since(rows: Iterable[Row]) -> dict[UUID, float]:
+    """When each player's last pairing ended (a player who never had one is not in it: waiting since the start)."""
+    since: dict[UUID, float] = {}
+    for r in rows:
+        if r.finished_at is not None:
+            for p in r.players:
+                since[p] = max(since.get(p, r.finished_at), r.finished_at)
+    return since
+
+
+def _longest_waiting(pairs: list[Pairing], since: dict[UUID, float]) -> list[Pairing]:
+    """``pairs`` with the pair of the longest-waiting player first (then in the matching's order)."""
+    ranked = sorted(enumerate(pairs), key=lambda kp: (min(since.get(x, -math.inf) for x in kp[1].seats), kp[0]))
+    return [p for _, p in ranked]
 
 
 def _offers(view: EventView, free: Sequence[UUID], now: float, plan: Plan) -> None:

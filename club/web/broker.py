@@ -4,7 +4,9 @@ Every accepted projection gets the next event number; the SSE ``id`` is ``BOOT-N
 after this process's random boot mark. A browser that reconnects sends the last id it saw
 (``Last-Event-ID``) and gets every table changed since; one that never connected, or saw an id of
 another process (the hub restarted: its numbers start again at 1), gets them all. A table whose
-kiosk has sent nothing for ``keep_s`` seconds leaves the list. Lives in the hub's event loop: only
+kiosk has sent nothing for ``keep_s`` seconds leaves the list; a table whose kiosk says it left its
+match unfinished (``LiveClosed``) leaves at once, with an event number of its own (the SSE event
+``gone``). Lives in the hub's event loop: only
 its coroutines and handlers touch it.
 """
 
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from club.web.livewire import LiveUpdate
+from club.web.livewire import LiveClosed, LiveUpdate
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class LiveBoard:
         self._clock = clock
         self._keep_s = keep_s
         self._tables: dict[uuid.UUID, LiveTable] = {}
+        self._gone: dict[str, int] = {}
+        """Tables closed by their kiosk: key -> the event number of their leaving."""
         self._event = 0
         self._changed = asyncio.Event()
         self.boot = uuid.uuid4().hex[:12]
@@ -71,13 +75,36 @@ class LiveBoard:
         if held is not None and held.match == update.match and update.seq <= held.seq:
             return None
         self._event += 1
+        self._gone.pop(kiosk.hex, None)
         table = LiveTable(kiosk, name, update.match, update.seq,
                           (update.players[0].name, update.players[1].name), update.computer_level,
                           update.state.model_dump(mode="json"), self._event, self._clock())
         self._tables[kiosk] = table
+        self._wake()
+        return table
+
+    def close(self, kiosk: uuid.UUID, closed: LiveClosed) -> int | None:
+        """Take ``kiosk``'s table off the list when it still shows the closed match and ``closed`` is newer
+        than its projection; the event number of its leaving, or None (nothing changes)."""
+        held = self._tables.get(kiosk)
+        if held is None or held.match != closed.match or closed.seq <= held.seq:
+            return None
+        del self._tables[kiosk]
+        self._event += 1
+        self._gone[kiosk.hex] = self._event
+        self._wake()
+        return self._event
+
+    def gone_since(self, event: int | None) -> list[tuple[str, int]]:
+        """The tables closed after event number ``event`` (none for None or a number never given: a
+        browser that starts again gets only the tables there are), as (key, event number)."""
+        if event is None or event > self._event:
+            return []
+        return sorted(((k, e) for k, e in self._gone.items() if e > event), key=lambda g: g[1])
+
+    def _wake(self) -> None:
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
-        return table
 
     def event_id(self, event: int) -> str:
         """The SSE ``id`` of event number ``event``."""

@@ -184,7 +184,9 @@ def _screen(request: Request, key: str, csrf: str, *, problem: str | None = None
     else:
         shown = sorted((p for p in found["pairings"] if p["round"] == found["round"]), key=lambda p: p["board"])
         recent = []
+    players_of = {p["uuid"]: " – ".join(x["name"] for x in p["players"]) for p in found["pairings"]}
     for entry in found["log"]:
         entry["time"] = dt.datetime.fromtimestamp(entry["at"], dt.UTC).strftime("%H:%M:%S")
+        entry["what"] = players_of.get(entry["pairing"]) if entry["pairing"] else None  # whose pairing
     return page(request, "director/event.html", status=status, csrf=csrf, event=found, others=others,
                 by_name=by_name, shown=shown, recent=recent, problem=problem, now=_now(request))

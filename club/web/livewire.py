@@ -1,13 +1,15 @@
 """The live projection's shape on the wire (``POST /api/v1/live``) and its checks.
 
 The body is ``{"match", "seq", "players", "computer_level", "state"}``: ``state`` is exactly what
-``engine.public.project`` makes. Anything else is refused with a 422 naming the field. Beyond the
+``engine.public.project`` makes; or ``{"match", "seq", "closed": true}``: the table left that match
+unfinished (back at its home screen). Anything else is refused with a 422 naming the field. Beyond the
 shape, the hub checks that the layout is one the rules can make and that no hand rides along while a
 round runs (the kiosk's projection never sends one; a kiosk with a bug must not leak one either).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -91,18 +93,37 @@ class LiveUpdate(_Strict):
     state: State
 
 
-def parse_live(body: bytes) -> LiveUpdate:
+class LiveClosed(_Strict):
+    """The table left ``match`` unfinished (its players went back to the home screen): it is no longer live."""
+
+    match: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    seq: Annotated[int, Field(ge=0, lt=2**63)]
+    closed: Literal[True]
+
+
+def parse_live(body: bytes) -> LiveUpdate | LiveClosed:
     """The update in ``body``; BadRequest naming the first problems, TooLarge over ``MAX_LIVE_BYTES``."""
     if len(body) > MAX_LIVE_BYTES:
         raise TooLarge(f"a live projection has at most {MAX_LIVE_BYTES} bytes", limit=MAX_LIVE_BYTES)
+    model: type[LiveUpdate] | type[LiveClosed] = LiveClosed if _closing(body) else LiveUpdate
     try:
-        update = LiveUpdate.model_validate_json(body)
+        update = model.model_validate_json(body)
     except ValidationError as exc:
         problems = [{"at": ".".join(str(p) for p in e["loc"]), "problem": e["msg"]} for e in exc.errors()[:10]]
         text = "; ".join(f"{p['at']}: {p['problem']}" for p in problems[:3])
         raise BadRequest(f"the live projection is not valid: {text}", problems=problems) from None
-    _check_rules(update.state)
+    if isinstance(update, LiveUpdate):
+        _check_rules(update.state)
     return update
+
+
+def _closing(body: bytes) -> bool:
+    """Whether ``body`` is a JSON object with a ``closed`` key (then it is read as ``LiveClosed``)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and "closed" in parsed
 
 
 def _check_rules(state: State) -> None:

@@ -20,7 +20,7 @@ from club.errors import TooLarge
 from club.tokens import Kiosk, authenticate, bearer, digest
 from club.web import data, lang, reviews
 from club.web.broker import LiveBoard, LiveTable
-from club.web.livewire import MAX_LIVE_BYTES, parse_live
+from club.web.livewire import MAX_LIVE_BYTES, LiveClosed, parse_live
 from club.web.render import SECURITY_HEADERS, language_of, page, table_fragment
 from club.web.replay import Frame, ReplayFailed, frames_of
 
@@ -65,6 +65,11 @@ def public_router() -> APIRouter:
             known[digest(token)] = (kiosk, now + TOKEN_CACHE_S)
         body = await _read_limited(request, MAX_LIVE_BYTES)
         update = parse_live(body)
+        if isinstance(update, LiveClosed):
+            left = board(request).close(kiosk.uuid, update)
+            if left is None:
+                return JSONResponse({"result": "stale", "event": board(request).last_event})
+            return JSONResponse({"result": "closed", "event": left, "table": kiosk.uuid.hex})
         table = board(request).offer(kiosk.uuid, kiosk.name, update)
         if table is None:
             return JSONResponse({"result": "stale", "event": board(request).last_event})
@@ -201,15 +206,19 @@ async def _stream(request: Request, live: LiveBoard, language: str, start: int |
     seen = start
     first = True
     while True:
-        changed = live.since(seen)
+        news: list[tuple[int, str, LiveTable | None]] = [(t.event, t.key, t) for t in live.since(seen)]
+        news += [(number, key, None) for key, number in live.gone_since(seen)]
         seen = live.last_event
         sent = False
-        for table in changed:
-            if only is not None and table.key != only:
+        for number, key, table in sorted(news, key=lambda n: n[0]):  # in event order: the last id is the newest
+            if only is not None and key != only:
                 continue
-            payload = {"key": table.key, "name": table.name, "event": table.event, "match": table.match,
-                       "seq": table.seq, "html": str(table_fragment(table, language))}
-            yield f"id: {live.event_id(table.event)}\nevent: table\ndata: {json.dumps(payload)}\n\n"
+            if table is None:
+                yield f"id: {live.event_id(number)}\nevent: gone\ndata: {json.dumps({'key': key, 'event': number})}\n\n"
+            else:
+                payload = {"key": key, "name": table.name, "event": number, "match": table.match, "seq": table.seq,
+                           "html": str(table_fragment(table, language))}
+                yield f"id: {live.event_id(number)}\nevent: table\ndata: {json.dumps(payload)}\n\n"
             sent = True
         if not sent and not first:
             yield ": keepalive\n\n"

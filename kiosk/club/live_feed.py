@@ -3,7 +3,10 @@
 The frame loop calls ``LiveFeed.observe`` once a frame (after inputs and the computer's moves are
 taken). When the match at the table has taken a command since the last call (its engine events
 or anything public changed) or a new match sat down, the feed builds ``kiosk.club.live.projection_body`` and hands it to
-the sender, which posts it on its own thread (newest wins, stale ones dropped). A clock that only
+the sender, which posts it on its own thread (newest wins, stale ones dropped). When the players go
+back to the home screen from a match that is not over (the ready screen of an event's pairing, say),
+the feed says so (``closed_body``): the hub takes the table off its live list, and its event
+scheduler no longer counts the table as playing. A clock that only
 counts down sends nothing: the club page counts down itself between projections. The feed never
 raises into the frame loop: a failure is said once and the table plays on (docs/club-page.md).
 """
@@ -68,8 +71,13 @@ class LiveFeed:
     def _observe(self, table: Table, now_ns: int) -> bool:
         session = table.session
         if session is None:
-            self._session = None
-            return False
+            left, self._session = self._session, None
+            if left is None or self._seq == 0 or left.match.is_over:
+                return False
+            self._seq += 1  # the players went home from a match not over: the hub takes the table off its list
+            self._sender.offer(closed_body(self._key, self._seq))
+            self.offered += 1
+            return True
         if session is not self._session:
             self._session, self._key, self._seen, self._seq = session, self._new_key(), None, 0
         seats = (table.seat(0), table.seat(1))
@@ -86,6 +94,11 @@ class LiveFeed:
         self._sender.offer(body)
         self.offered += 1
         return True
+
+
+def closed_body(match_id: str, seq: int) -> dict[str, Any]:
+    """The body of ``POST /api/v1/live`` saying the table left match ``match_id`` unfinished."""
+    return {"match": match_id, "seq": seq, "closed": True}
 
 
 def start_live(url: str, token_file: str, say: Callable[[str], None] = print) -> tuple[LiveSender, LiveFeed] | None:

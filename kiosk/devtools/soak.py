@@ -11,7 +11,7 @@ it is a club-event table: it plays the pairings the hub gives it, and only those
 (``kiosk.devtools.event_table``). At the end it prints the matches
 played, the growth of the resident memory after the first match, the exceptions the frame loop
 raised (there must be none) and whether every finished match in the journal replays to the state
-it recorded.
+it recorded. Ctrl-C or SIGTERM ends it early, with the same report.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -345,8 +347,9 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
     deadline = started + minutes * 60
     next_log = started + 60
     finished_before = 0
+    stop, restore = stop_on_signals()
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not stop.is_set():
             try:
                 app.step(wait=False)
             except Exception:  # the kiosk must never raise: count it, keep going
@@ -373,6 +376,7 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
             report.rss_start_kb = report.rss_end_kb
         check_journal(journal, report)
     finally:
+        restore()
         report.seconds = time.monotonic() - started
         app.close()
         journal.close()
@@ -380,6 +384,24 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
         if tmp is not None:
             tmp.cleanup()
     return report
+
+
+def stop_on_signals() -> tuple[threading.Event, Callable[[], None]]:
+    """An event set by SIGINT (Ctrl-C) or SIGTERM, so that the soak ends at the next frame with its report,
+    and the function that puts the handlers before back. Installed after the app started SDL, which takes
+    both signals for a quit event that the kiosk obeys only in its simulator (off the main thread: no
+    handlers, an event never set)."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        return stop, lambda: None
+    before = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in before.items():
+            if handler is not None:  # None: a handler not installed from Python (SDL's), which cannot be put back
+                signal.signal(sig, handler)
+
+    return stop, restore
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,6 +5,7 @@ hub, once, with the berserk point counted."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -12,7 +13,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -20,6 +23,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import httpx
 import psycopg
 import pytest
+from club_page_support import SseReader
 from club_sync_support import live_hub
 from kiosk_support import intents_on_screen, open_app, playing, tap
 
@@ -27,6 +31,8 @@ from club import eventstore
 from engine import NS_PER_S
 from kiosk.club.assignment import AssignmentWorker
 from kiosk.club.client import HubClient, read_token
+from kiosk.club.live import LiveSender
+from kiosk.club.live_feed import LiveFeed
 from kiosk.club.sync import SyncRound
 from kiosk.club.table_pairing import PairingBox
 from kiosk.club.worker import KeeperAccess
@@ -37,6 +43,7 @@ from kiosk.table import intents as do
 from kiosk.timesource import FakeClock
 
 S = NS_PER_S
+T = TypeVar("T")
 
 
 def test_an_arena_pairing_from_the_hub_is_played_at_the_table_and_settled_by_its_upload(dsn: str,
@@ -166,3 +173,55 @@ def test_the_running_kiosk_stores_and_acknowledges_its_pairing(dsn: str, tmp_pat
             [(str(pairing), 1, None)]
     finally:
         conn2.close()
+
+
+def test_a_table_that_goes_home_from_the_ready_screen_is_free_at_once_and_leaves_the_live_pages(
+        dsn: str, tmp_path: Path) -> None:
+    """The hub counts a table with a fresh unfinished live projection as playing (no pairing for two
+    minutes); a table whose players go back home from the ready screen says so through its live feed,
+    and the hub frees it at once: its next poll gets the pairing, and the live pages drop the table."""
+    with live_hub(dsn) as hub, Journal.open(tmp_path / "journal.sqlite3") as journal:
+        token = read_token(hub.kiosk("table-1", tmp_path))
+        client = HubClient(hub.url, token, timeout_s=30)
+        sender = LiveSender(hub.url, token)
+        sender.start()
+        app = open_app(journal, FakeClock(10 * S))
+        app.live = LiveFeed(sender)
+        other = read_token(hub.kiosk("registry", tmp_path))
+        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in ("Anna", "Ben")]
+        assert httpx.post(f"{hub.url}/api/v1/uploads", json={"players": players, "matches": []},
+                          headers={"Authorization": f"Bearer {other}"}, timeout=30).status_code == 200
+        with psycopg.connect(dsn) as conn:
+            event = eventstore.create_event(conn, name="Swiss", format="swiss", now=time.time(), rounds=1)
+            for p in players:
+                eventstore.join(conn, event, p["uuid"], time.time())
+            eventstore.start(conn, event, time.time())
+        stream = SseReader(f"{hub.url}/live/events").start()
+        try:
+            app.step(wait=False)
+            tap(app, do.NewMatch())  # an ordinary match at the ready screen, not started
+            key = _until(lambda: httpx.get(f"{hub.url}/api/v1/live", timeout=30).json())[0]["key"]
+            assert client.assignment()["pairing"] is None  # busy: a live match of its own
+            tap(app, do.GoHome)
+            assert _until(lambda: httpx.get(f"{hub.url}/api/v1/live", timeout=30).json() == [])
+            assert sender.stats.refused == 0
+            pairing = client.assignment()["pairing"]
+            assert pairing is not None and {p["name"] for p in pairing["players"]} == {"Anna", "Ben"}
+            assert _until(lambda: [e for e in stream.events if e.get("event") == "gone"])
+            gone = [json.loads(e["data"]) for e in stream.events if e.get("event") == "gone"]
+            assert [g["key"] for g in gone] == [key]
+            for page in ("/", "/tv"):  # nor on the pages
+                assert key not in httpx.get(hub.url + page, timeout=30).text
+        finally:
+            stream.close()
+            sender.close()
+            app.close()
+
+
+def _until(check: Callable[[], T], within_s: float = 30.0) -> T:
+    """``check()``'s first true answer, asked until ``within_s`` (waiting for the hub's threads, not for time)."""
+    deadline = time.monotonic() + within_s
+    while not (answer := check()):
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.05)
+    return answer

@@ -136,3 +136,41 @@ def test_the_bench_runs() -> None:
 
     assert len(swiss_round_times(6, 3, 0)) == 3
     assert arena_pool_time(6, repeats=1) > 0
+
+
+def test_with_fewer_free_tables_than_pairs_the_longest_waiting_play_first() -> None:
+    """12 players and 4 tables: when the pool makes more pairs than there are free tables, the pairs of
+    those who waited longest get the tables, not always the top of the standings (in a club night the
+    leaders played two or three times as often as the rest before this)."""
+    from club.events.scheduler import EventView, Row, decide
+
+    games = (Game(uuid.UUID(int=901), (A, E), 0, ended=90.0), Game(uuid.UUID(int=902), (B, F), 0, ended=100.0))
+    rows = (Row(uuid.UUID(int=801), None, 1, C, E, "cancelled", 0.0, finished_at=10.0),
+            Row(uuid.UUID(int=802), None, 2, D, F, "cancelled", 0.0, finished_at=10.0),
+            Row(uuid.UUID(int=803), None, 3, A, E, "played", 20.0, finished_at=90.0, match=games[0].match),
+            Row(uuid.UUID(int=804), None, 4, B, F, "played", 20.0, finished_at=100.0, match=games[1].match),
+            Row(uuid.UUID(int=805), None, 5, E, F, "acknowledged", 100.0, kiosk=uuid.UUID(int=77)))
+    view = EventView(uuid.UUID(int=700), EventRules(Format.ARENA, minutes=30), "running", 0, 120.0, True,
+                     10_000.0, tuple(ENTRANTS), rows, games, ())
+    table = uuid.UUID(int=78)
+    plan = decide(view, [table], 110.0)
+    new = [r for r in plan.rows.values() if r.uuid not in {x.uuid for x in rows}]
+    assert len(new) == 1 and set(new[0].players) == {C, D} and new[0].kiosk == table  # A and B wait their turn
+    both = decide(view, [table, uuid.UUID(int=79)], 110.0)
+    assert len([r for r in both.rows.values() if r.kiosk is not None]) == 2  # two tables: everyone plays
+
+
+def test_with_many_waiting_only_the_longest_waiting_are_matched_for_the_free_table() -> None:
+    """Six waiting, one free table: the matching takes the four who waited longest (two more than the board
+    needs, so that it can avoid a rematch), not a pair of players who just came back."""
+    from club.events.scheduler import EventView, Row, decide
+
+    games = (Game(uuid.UUID(int=901), (A, B), 0, ended=100.0),)
+    rows = tuple(Row(uuid.UUID(int=810 + k), None, k + 1, p, q, "cancelled", 0.0, finished_at=t)
+                 for k, (p, q, t) in enumerate(((C, D, 10.0), (E, F, 20.0))))
+    rows += (Row(uuid.UUID(int=803), None, 3, A, B, "played", 50.0, finished_at=100.0, match=games[0].match),)
+    view = EventView(uuid.UUID(int=700), EventRules(Format.ARENA, minutes=30), "running", 0, 120.0, True,
+                     10_000.0, tuple(ENTRANTS), rows, games, ())
+    plan = decide(view, [uuid.UUID(int=78)], 110.0)
+    [new] = [r for r in plan.rows.values() if r.uuid not in {x.uuid for x in rows}]
+    assert set(new.players) <= {C, D, E, F} and set(new.players) & {C, D}, new  # A and B just played

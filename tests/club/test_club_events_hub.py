@@ -287,7 +287,16 @@ def test_the_commands(club: Club, capsys: pytest.CaptureFixture[str]) -> None:
     assert event in listed and "round-robin" in listed and "round 1, 3 players" in listed
     assert club_main(["events", "show", event, "--database", club.dsn]) == 0
     shown = capsys.readouterr().out
-    assert "round 1 board" in shown and "bye" in shown
+    assert "round 1 board" in shown and "bye" in shown and shown.startswith("'RR' (round-robin), running, round 1\n")
+    arena = club.event("--name", "Arena", "--format", "arena", "--minutes", "30")
+    assert club.poll(0) is not None and club.poll(1) is not None  # the round-robin's board, then an arena's
+    assert club_main(["events", "show", arena, "--database", club.dsn]) == 0
+    shown = capsys.readouterr().out
+    assert "'Arena' (arena), running, 30 of 30 minutes left" in shown and "  board 1: " in shown, shown
+    assert "round" not in shown
+    assert club_main(["events", "list", "--database", club.dsn]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if x.startswith(arena)]
+    assert "arena 30 minutes  running, " in line and "round" not in line
     assert club_main(["events", "standings", event, "--database", club.dsn, "--json"]) == 0
     assert '"tiebreaks"' in capsys.readouterr().out
     for bad in (["--format", "swiss"], ["--format", "arena"], ["--format", "chess"], ["--format", "swiss", "--rounds", "3",
@@ -296,7 +305,7 @@ def test_the_commands(club: Club, capsys: pytest.CaptureFixture[str]) -> None:
         with contextlib.suppress(SystemExit):
             code = club_main(["events", "create", "--database", club.dsn, "--name", "x", *bad])
         assert code in (None, 2)
-    assert len(club.client.get("/api/v1/events").json()) == 1
+    assert len(club.client.get("/api/v1/events").json()) == 2
 
 
 def test_late_entry_joins_the_next_round_and_a_bye_follows(club: Club) -> None:

@@ -103,6 +103,8 @@ def test_a_swiss_run_from_the_directors_screen(site) -> None:
                        follow_redirects=False).status_code == 303
     page = client.get(screen_url).text
     assert "a table broke" in page and "a married couple" in page and "(withdrawn)" in page
+    row = re.search(r'<tr data-pairing="' + board + r'"[^>]*><td>[^<]*</td><td>([^<]*)</td>', page)
+    assert row is not None and f"<td>cancelled</td><td>{row.group(1)} · a table broke</td>" in page  # whose pairing
     public = client.get(f"/events/{event}").text
     assert "Friday &lt;Swiss&gt;" in public and "Buchholz" in public and "csrf" not in public
     assert "Friday &lt;Swiss&gt;" in client.get("/events").text

@@ -96,6 +96,47 @@ def test_posting_needs_a_kiosk_token_and_a_valid_body_and_stale_projections_are_
     assert hub.client.get("/api/v1/live").json()[0]["match"] == "m2"
 
 
+def test_a_table_that_closes_its_unfinished_match_leaves_the_list_and_the_stream_says_so(served, dsn: str) -> None:
+    token = _token(dsn, "table 1")
+    steps = list(played_match(2, limit=4))
+    auth = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=served.base, timeout=10) as client:
+        post = client.post
+        assert post("/api/v1/live", json=steps[2].body, headers=auth).json()["result"] == "published"
+        key = client.get("/api/v1/live").json()[0]["key"]
+        reader = SseReader(served.base + "/live/events").start()
+        assert reader.wait_for(lambda ev: any(e["event"] == "table" for e in ev))
+        match = steps[2].body["match"]
+        for bad in ({"match": match, "seq": 9, "closed": False}, {"match": match, "seq": 9, "closed": True, "x": 1},
+                    {"match": match, "closed": True}, dict(steps[3].body, closed=True)):
+            assert post("/api/v1/live", json=bad, headers=auth).status_code == 422, bad
+        for stale in ({"match": match, "seq": 3, "closed": True}, {"match": "other", "seq": 9, "closed": True}):
+            assert post("/api/v1/live", json=stale, headers=auth).json()["result"] == "stale"
+        assert post("/api/v1/live", json={"match": match, "seq": 3, "closed": True}).status_code == 401
+        assert len(client.get("/api/v1/live").json()) == 1  # nothing changed
+        closed = post("/api/v1/live", json={"match": match, "seq": 4, "closed": True}, headers=auth).json()
+        assert closed["result"] == "closed" and closed["table"] == key
+        assert client.get("/api/v1/live").json() == []
+        assert post("/api/v1/live", json={"match": match, "seq": 5, "closed": True}, headers=auth).json()["result"] \
+            == "stale"  # already gone
+        assert reader.wait_for(lambda ev: any(e["event"] == "gone" for e in ev))
+        gone = [e for e in reader.events if e["event"] == "gone"]
+        assert len(gone) == 1 and json.loads(gone[0]["data"]) == {"key": key, "event": closed["event"]}
+        assert gone[0]["id"] == str(closed["event"])
+        reader.close()
+        again = SseReader(served.base + "/live/events", headers={"Last-Event-ID": "1"}).start()  # back after a while
+        assert again.wait_for(lambda ev: any(e["event"] == "gone" for e in ev))
+        assert [e["event"] for e in again.events] == ["gone"]
+        again.close()
+        fresh = SseReader(served.base + "/live/events").start()  # a new browser: no table, nothing gone
+        assert key not in client.get("/").text
+        fresh.close()
+        assert not [e for e in fresh.events if e["event"] == "gone"]
+        newer = dict(steps[0].body, match="m2")  # the table's next match is live again
+        assert post("/api/v1/live", json=newer, headers=auth).json()["result"] == "published"
+        assert [t["key"] for t in client.get("/api/v1/live").json()] == [key]
+
+
 def test_a_token_revoked_in_the_database_is_refused_once_its_minute_in_the_cache_is_over(dsn: str) -> None:
     import psycopg
     from fastapi.testclient import TestClient

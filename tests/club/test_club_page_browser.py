@@ -188,6 +188,32 @@ def test_tv_mode_rotates_through_the_live_tables(browser: Browser, club) -> None
     page.context.close()
 
 
+def test_a_table_closed_by_its_kiosk_leaves_the_front_page_and_the_tv(browser: Browser, club) -> None:
+    """A kiosk whose players went home from a match not over says so (``closed``): the open pages drop the
+    table at once (the SSE event ``gone``); the TV shows the next table, and with none left the idle screen."""
+    served = club["served"]
+    bodies = [next(played_match(seed, names=(f"P{seed}", "Q"))).body for seed in (31, 32)]
+    keys = [_post(served, token, body)["table"] for token, body in zip(club["tokens"], bodies, strict=True)]
+    front, tv = _page(browser), _page(browser)
+    front.goto(served.base + "/")
+    tv.goto(served.base + "/tv?every=120")
+    assert front.locator("#tables .slot").count() == 2 and front.locator("#no-tables").is_hidden()
+    shown = tv.evaluate("document.querySelector('.slot:not([hidden])').dataset.key")
+    order = [shown, *[k for k in keys if k != shown]]
+    for gone, token in sorted(zip(keys, club["tokens"], strict=True), key=lambda kt: order.index(kt[0])):
+        body = bodies[keys.index(gone)]
+        answer = _post(served, token, {"match": body["match"], "seq": body["seq"] + 1, "closed": True})
+        assert answer["result"] == "closed" and answer["table"] == gone
+        for page in (front, tv):
+            page.wait_for_selector(f'.slot[data-key="{gone}"]', state="detached", timeout=5000)
+        order = [k for k in order if k != gone]
+        if order:  # the TV shows the table that is left at once, not after its rotation
+            assert tv.evaluate("document.querySelector('.slot:not([hidden])').dataset.key") == order[0]
+    assert front.locator("#no-tables").is_visible() and tv.locator("#no-tables").is_visible()
+    for page in (front, tv):
+        page.context.close()
+
+
 def test_the_directors_login_locks_after_failures(browser: Browser, club) -> None:
     page = _page(browser)
     page.goto(club["base"] + "/director")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from kiosk_support import kiosk_app, playing, tap
 
-from club.web.livewire import parse_live
+from club.web.livewire import LiveClosed, parse_live
 from engine import ALL_TILES, NS_PER_S, Phase, Play
 from kiosk.app import App
 from kiosk.club.live_feed import LiveFeed
@@ -111,3 +111,40 @@ def test_a_failing_sender_is_said_once_and_the_table_plays_on(capsys: pytest.Cap
     play_until(app, clock, rounds=1)
     assert playing(app).match.round >= 1
     assert len(said) == 1 and "the table plays on" in said[0]
+
+
+class Bodies:
+    """Takes what the feed offers, whatever the table shows."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+    def offer(self, body: dict[str, Any]) -> None:
+        self.bodies.append(json.loads(json.dumps(body)))
+
+
+def test_home_from_a_match_not_over_says_the_table_closed_it_and_home_after_the_end_says_nothing() -> None:
+    bodies = Bodies()
+    app, clock, feed = open_app(bodies)
+    app.step(wait=False)
+    tap(app, do.NewMatch())
+    ready = bodies.bodies[-1]
+    assert ready["state"]["phase"] == "ready" and ready["state"]["outcome"] is None
+    tap(app, do.GoHome)  # back home from the ready screen: the hub would count the table as playing
+    assert app.session is None
+    closed = bodies.bodies[-1]
+    assert closed == {"match": ready["match"], "seq": ready["seq"] + 1, "closed": True}
+    assert isinstance(parse_live(json.dumps(closed).encode()), LiveClosed)  # the hub's own check takes it
+    app.step(wait=False)
+    assert bodies.bodies[-1] == closed and feed.offered == len(bodies.bodies)  # said once
+    tap(app, do.NewMatch())
+    s = playing(app)
+    assert bodies.bodies[-1]["match"] != closed["match"]  # a new match: a new key
+    s.start(0, clock.now())
+    s.resign(1, clock.now())
+    app.step(wait=False)
+    assert s.match.is_over and bodies.bodies[-1]["state"]["outcome"] is not None
+    count = len(bodies.bodies)
+    tap(app, do.GoHome)
+    app.step(wait=False)
+    assert len(bodies.bodies) == count  # its last projection already says it is over

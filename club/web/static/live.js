@@ -1,4 +1,4 @@
-// Live tables: Server-Sent Events replace a table's HTML; clocks count down between updates; the TV rotates.
+// Live tables: Server-Sent Events replace a table's HTML (and take away a table whose match was left); clocks count down between updates; the TV rotates.
 (function () {
   "use strict";
   var box = document.getElementById("tables");
@@ -50,11 +50,23 @@
     tick();
   }
 
+  function onGone(event) {
+    lastId = event.lastEventId || lastId;
+    var data = JSON.parse(event.data);
+    var slot = slotFor(data.key);
+    if (slot) { slot.parentNode.removeChild(slot); }
+    var none = document.getElementById("no-tables");
+    if (none && !box.querySelector(".slot")) { none.hidden = false; }
+    var left = box.querySelectorAll(".slot");
+    if (left.length && !box.querySelector(".slot:not([hidden])")) { left[0].hidden = false; }
+  }
+
   function connect() {
     var url = "/live/events" + (only !== "all" ? "?table=" + encodeURIComponent(only) : "");
     if (lastId !== null) { url += (url.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(lastId); }
     source = new EventSource(url);
     source.addEventListener("table", onTable);
+    source.addEventListener("gone", onGone);
     source.onopen = function () { document.body.classList.remove("offline"); };
     source.onerror = function () {
       document.body.classList.add("offline");

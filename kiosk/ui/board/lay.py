@@ -312,7 +312,7 @@ def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point], spi
     even for the half square, that point."""
     options = [(point, _target_boxes(grid, ends[point], point.tile == spinner)) for point in points]
     for point, boxes in options:
-        if not any(grid.free(box, None) for box in boxes[-1:]):
+        if not any(grid.free(box, None) for box in boxes):
             return point
     state = grid.snapshot()
     chosen: list[Box] = []

@@ -42,13 +42,8 @@ for a plain tile (``_next_fits``); -1 keeps level 0 for the ends there were and 
 the new tile's own; -2 asks nothing (only the tap targets must fit)."""
 
 
-INNER = 1
 MARGIN = 4
 """At most this many units on every side that the look ahead counts on from a rescale to come."""
-
-_PLAIN = tuple(tuple(Tile(min(v, o), max(v, o)) for o in range(7) if o != v) for v in range(7))
-"""For each value, the plain tiles that carry it: the look ahead's plain tile is one still to come
-(every plain tile lies the same way)."""
 
 
 def _plain_room(grid: Grid, end: _End, straight: bool) -> bool:
@@ -138,13 +133,13 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
     big: tuple[Grid, dict[Point, _End]] | None = None
     for point in _open_points(ends, spinner):
         value = point_value(point)
-        plain = next((t for t in _PLAIN[value] if t not in placed), None)
-        for tile in (plain, Tile(value, value)):
-            if tile is None or tile in placed:
+        other = 0 if value else 1
+        for tile in (Tile(min(value, other), max(value, other)), Tile(value, value)):
+            if tile in placed:
                 continue
             would_spin = spinner or (tile if tile.is_double else None)
             state = grid.snapshot()
-            fits = _add(grid, [], ends, Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
+            fits = _add(grid, [], ends, Placement(tile, point, None), 0, would_spin, placed, 0) is not None
             grid.restore(state)
             if fits:
                 continue
@@ -154,7 +149,7 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
                 big = _padded(grid, margin), {p: _End(e.x + margin, e.y + margin, e.d, e.drift, e.then, e.owner,
                                                       e.on_double, e.shift) for p, e in ends.items()}
             state = big[0].snapshot()
-            fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
+            fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, 0) is not None
             big[0].restore(state)
             if not fits:
                 return False

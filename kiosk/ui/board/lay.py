@@ -65,6 +65,10 @@ class Attempt:
     """Every end that has no tile on it yet (the spinner's unopened branches too), for growing the board."""
     view: tuple[int, float, float] = (0, 0.0, 0.0)
     """How it is drawn: the tile's long side in pixels and where unit (0, 0) is on the screen."""
+    short: int = 0
+    """The room given up by the placements in a row, up to the last, that found no way with the look
+    ahead: the sum of 3 less each one's level (``kiosk.ui.board.grow.TRIES``); 0 for a board laid
+    out by the search."""
 
 
 Plan = tuple[int, Dir | None, Dir | None, Dir | None]

@@ -142,8 +142,9 @@ def _padded(grid: Grid, margin: int) -> Grid:
 def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spinner: Tile | None,
                margin: int) -> bool:
     """True if every open end can take its next tile, leaving every end room for a plain tile and its
-    double after it (``_add`` at level ``INNER``): a plain tile, and the double of its value while that is to come; where the
-    board is, or with ``margin`` units more on every side (a rescale to come)."""
+    double after it (``_add`` at level ``INNER``): a plain tile still to come, and the double of its
+    value while that is to come; where the board is, or with ``margin`` units more on every side (a
+    rescale to come)."""
     big: tuple[Grid, dict[Point, _End]] | None = None
     for point in _open_points(ends, spinner):
         value = point_value(point)

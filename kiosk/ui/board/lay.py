@@ -312,8 +312,8 @@ def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point], spi
     """A tap target per open point: where a plain tile would go next, or at least a half square.
 
     Each point takes its first box that is free; when that leaves a later point without room,
-    the boxes are searched (a target may give way to its neighbour's). When a point has no room
-    even for the half square, that point."""
+    the boxes are searched (a target may give way to its neighbour's). When a point has room for
+    none of its boxes (or the search finds no way for all), that point."""
     options = [(point, _target_boxes(grid, ends[point], point.tile == spinner)) for point in points]
     for point, boxes in options:
         if not any(grid.free(box, None) for box in boxes):

@@ -40,29 +40,30 @@ def test_earlier_tiles_keep_their_pixels_unless_the_whole_board_pans_or_rescales
     assert kept >= 0.93 * steps, (kept, steps)
 
 
-@pytest.mark.parametrize(("area", "rounds", "seed", "redrawn"), [
-    (board_rect(800, 480), 150, 44, 0.06),
-    (board_rect(1280, 800), 40, 47, 0.08),
-    ((0, 0, 1000, 260), 40, 48, 0.15),  # wide and low: starts at 96 px, and pans and shrinks more often
+@pytest.mark.parametrize(("area", "rounds", "seed", "most", "redrawn", "rescaled"), [
+    (board_rect(800, 480), 150, 44, 0, 0.06, 0.03),
+    (board_rect(1280, 800), 40, 47, 1, 0.08, 0.04),
+    ((0, 0, 1000, 260), 40, 48, 0, 0.15, 0.09),  # wide and low: starts at 96 px, and pans and shrinks more often
 ])
-def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, int, int, int], rounds: int,
-                                                              seed: int, redrawn: float) -> None:
+def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, int, int, int], rounds: int, seed: int,
+                                                              most: int, redrawn: float, rescaled: float) -> None:
     """Issue 20: a tile once placed keeps its place and direction; only the whole board moves or
-    scales. The target is none; what is left is an end walled in late in a round, whose board is
-    laid out again: at most one placement in each of these runs (measured 1 of 2,179, 1 of 550, 0 of
-    607), any more fails (the bench: 6 placements of 14,685 over 1,000 rounds, docs/board-layout.md;
-    14 before the look ahead, 448 before that, 1,244 before issue 20)."""
+    scales. The target is none: none moves at 800 x 480 (2,179 placements) or on the 1000 x 260
+    board (607); at 1280 x 800 one placement of 550 still lays the board out again, any more fails
+    (the bench: 1 placement of 14,685 over 1,000 rounds with seed 1, 0 with seed 2,
+    docs/board-layout.md; 6 and 6 before session 10, 14 before the look ahead, 448 before that,
+    1,244 before issue 20)."""
     s = stability(end_of_round_boards(rounds, seed), area)
     assert s.placements > 10 * rounds
-    assert s.moved_placements <= 1, s.cases
+    assert s.moved_placements <= most, s.cases
     assert s.moved <= 0.01 * s.placements, s
-    assert s.rescales <= redrawn / 2 * s.placements, s
+    assert s.rescales <= rescaled * s.placements, s
     assert s.view_changes <= redrawn * s.placements, s
     assert s.rescales + s.pans <= s.view_changes <= s.rescales + s.pans + s.moved_placements
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("seed", "most"), [(1, 6), (2, 6)])
+@pytest.mark.parametrize(("seed", "most"), [(1, 1), (2, 0)])
 def test_over_the_benchs_thousand_rounds_a_board_is_laid_out_again_at_most_a_handful_of_times(
         seed: int, most: int) -> None:
     """The bench's figure (``python -m kiosk.devtools.board_bench --boards 1000 --seed 1``; seed 2 too):

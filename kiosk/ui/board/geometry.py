@@ -196,10 +196,12 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
     if len(placements) >= 2:
         before = placements[:-1]
         previous = _layout_units(before, _first_double(before), area)
-        smaller = [r for r in rungs if min_readable_long(area) <= r < previous.grid.long_side]
+        least = min_readable_long(area)
+        smaller = [r for r in rungs if least <= r < previous.grid.long_side]
+        if least < previous.grid.long_side and least not in smaller:  # the readable minimum itself
+            smaller.append(least)
         found = grow(previous, placements, spinner, w, h, smaller)
         keep = next((t[3] for t in previous.tiles if t[6]), None)  # the spinner keeps its direction
-        least = min_readable_long(area)
         if found is None:  # no way keeps every tile (docs/board-layout.md): a few tiles move
             below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles
             found = _repair(previous, placements, spinner, w, h, [r for r in below if r >= least], keep) \

@@ -41,9 +41,23 @@ every open end; level 3 is level 2 and a look ahead: every open end can then tak
 for a plain tile (``_next_fits``); -1 keeps level 0 for the ends there were and asks nothing of
 the new tile's own; -2 asks nothing (only the tap targets must fit)."""
 
+SHORT = 3
+"""Room given up in a row (``Attempt.short``: the placements since the last at level 3, each
+counting 3 less its level) after which the board tries ``AFTER_SHORT``."""
+AFTER_SHORT = ((3, "here"), (3, "pan"), (3, "rescale"), *(t for t in TRIES if t[0] < 3))
+"""The order of tries once ``SHORT`` is reached: the look ahead rescaled comes before levels 2 and
+1 where the board is, so that a board does not go on giving up room (placements that did so two or
+three times in a row walled ends in a few tiles later)."""
 
+INNER = 1
+"""The level the look ahead's next tile must leave every end (``_next_fits``): room for a plain
+tile and for the double of its value (at 0, the double was left without room a tile later)."""
 MARGIN = 4
 """At most this many units on every side that the look ahead counts on from a rescale to come."""
+
+_PLAIN = tuple(tuple(Tile(min(v, o), max(v, o)) for o in range(7) if o != v) for v in range(7))
+"""For each value, the plain tiles that carry it: the look ahead's plain tile is one still to come
+(every plain tile lies the same way)."""
 
 
 def _plain_room(grid: Grid, end: _End, straight: bool) -> bool:
@@ -127,19 +141,20 @@ def _padded(grid: Grid, margin: int) -> Grid:
 
 def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spinner: Tile | None,
                margin: int) -> bool:
-    """True if every open end can take its next tile, leaving every end room for a plain tile after it
-    (``_add`` at level 0): a plain tile, and the double of its value while that is to come; where the
-    board is, or with ``margin`` units more on every side (a rescale to come)."""
+    """True if every open end can take its next tile, leaving every end room for a plain tile and its
+    double after it (``_add`` at level ``INNER``): a plain tile still to come, and the double of its
+    value while that is to come; where the board is, or with ``margin`` units more on every side (a
+    rescale to come)."""
     big: tuple[Grid, dict[Point, _End]] | None = None
     for point in _open_points(ends, spinner):
         value = point_value(point)
-        other = 0 if value else 1
-        for tile in (Tile(min(value, other), max(value, other)), Tile(value, value)):
-            if tile in placed:
+        plain = next((t for t in _PLAIN[value] if t not in placed), None)
+        for tile in (plain, Tile(value, value)):
+            if tile is None or tile in placed:
                 continue
             would_spin = spinner or (tile if tile.is_double else None)
             state = grid.snapshot()
-            fits = _add(grid, [], ends, Placement(tile, point, None), 0, would_spin, placed, 0) is not None
+            fits = _add(grid, [], ends, Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
             grid.restore(state)
             if fits:
                 continue
@@ -149,7 +164,7 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
                 big = _padded(grid, margin), {p: _End(e.x + margin, e.y + margin, e.d, e.drift, e.then, e.owner,
                                                       e.on_double, e.shift) for p, e in ends.items()}
             state = big[0].snapshot()
-            fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, 0) is not None
+            fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
             big[0].restore(state)
             if not fits:
                 return False
@@ -241,7 +256,7 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
     def margin(size: int) -> int:  # the room a later rescale may still give, in units on every side
         return max(0, min(MARGIN, (least - Grid(w, h, size).hu) // 2))
 
-    for level, way in TRIES:
+    for level, way in TRIES if before.short < SHORT else AFTER_SHORT:
         for size in (here,) if way != "rescale" else sizes:
             offsets = [(0, 0)] if way == "here" else [
                 o for o in _offsets(before, Grid(w, h, size), toward) if way == "rescale" or o != (0, 0)]
@@ -254,7 +269,8 @@ def grow(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
                 added = _add(grid, tiles, ends, placement, len(placements) - 1, spinner, placed, level, margin(size))
                 if added is not None:
                     ox, oy = before.origin
-                    return Attempt(grid, added[0], added[1], (ox + dx, oy + dy), added[2])
+                    return Attempt(grid, added[0], added[1], (ox + dx, oy + dy), added[2],
+                                   short=0 if level >= 3 else before.short + 3 - level)
     return None
 
 

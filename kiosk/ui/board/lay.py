@@ -65,6 +65,10 @@ class Attempt:
     """Every end that has no tile on it yet (the spinner's unopened branches too), for growing the board."""
     view: tuple[int, float, float] = (0, 0.0, 0.0)
     """How it is drawn: the tile's long side in pixels and where unit (0, 0) is on the screen."""
+    short: int = 0
+    """The room given up by the placements in a row, up to the last, that found no way with the look
+    ahead: the sum of 3 less each one's level (``kiosk.ui.board.grow.TRIES``); 0 for a board laid
+    out by the search."""
 
 
 Plan = tuple[int, Dir | None, Dir | None, Dir | None]
@@ -308,11 +312,11 @@ def _place_targets(grid: Grid, ends: dict[Point, _End], points: list[Point], spi
     """A tap target per open point: where a plain tile would go next, or at least a half square.
 
     Each point takes its first box that is free; when that leaves a later point without room,
-    the boxes are searched (a target may give way to its neighbour's). When a point has no room
-    even for the half square, that point."""
+    the boxes are searched (a target may give way to its neighbour's). When a point has room for
+    none of its boxes (or the search finds no way for all), that point."""
     options = [(point, _target_boxes(grid, ends[point], point.tile == spinner)) for point in points]
     for point, boxes in options:
-        if not any(grid.free(box, None) for box in boxes[-1:]):
+        if not any(grid.free(box, None) for box in boxes):
             return point
     state = grid.snapshot()
     chosen: list[Box] = []

@@ -88,15 +88,21 @@ class Recorder:
         self.offered: dict[tuple[str, int], float] = {}
         self.posted: dict[tuple[str, int], float] = {}
         self.statuses: list[int] = []
+        self.closed: set[tuple[str, int]] = set()
+        """The kiosk's word that it left a match unfinished (a table gone home): a page removes the table."""
         self.sender = LiveSender(hub_url, token, post=self._post)
 
     def offer(self, body: dict[str, Any]) -> None:
-        self.offered[(body["match"], body["seq"])] = time.time() * 1000
+        if body.get("closed"):
+            self.closed.add((body["match"], body["seq"]))
+        else:
+            self.offered[(body["match"], body["seq"])] = time.time() * 1000
         self.sender.offer(body)
 
     def _post(self, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
         sent = json.loads(body)
-        self.posted[(sent["match"], sent["seq"])] = time.time() * 1000
+        if not sent.get("closed"):
+            self.posted[(sent["match"], sent["seq"])] = time.time() * 1000
         status = urllib_post(url, body, headers, timeout_s)
         self.statuses.append(status)
         return status

@@ -449,13 +449,48 @@ install_club() {
     else
         default_config "$current"
     fi
-    PYTHONPATH=$SRC python3 -P -s - "$current" "$CLUB_URL" "$CLUB_TOKEN_FILE" >"$TMP_DIR/config.club" <<'PY' ||
+    # the kiosk's own venv has tomlkit (the editor that keeps every TOML form); without it (--root, a
+    # dry run before the venv exists) the two keys are written line by line into a plain [club] table
+    # (the default file's form), appended when there is none, and read back; any other form is refused
+    local py=python3
+    [[ -x $(target "$VENV_DIR")/bin/python ]] && py=$(target "$VENV_DIR")/bin/python
+    PYTHONPATH=$SRC "$py" -P -s - "$current" "$CLUB_URL" "$CLUB_TOKEN_FILE" >"$TMP_DIR/config.club" <<'PY' ||
+import json
+import re
 import sys
-from kiosk.owner import edit_text
+import tomllib
 
 with open(sys.argv[1], encoding="utf-8", newline="") as source:
     text = source.read()
-sys.stdout.write(edit_text(text, {"club.url": sys.argv[2], "club.token_file": sys.argv[3]}))
+values = {"url": sys.argv[2], "token_file": sys.argv[3]}
+try:
+    from kiosk.owner import edit_text
+
+    edited = edit_text(text, {f"club.{k}": v for k, v in values.items()})
+except ModuleNotFoundError:
+    end = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines()
+    header = next((i for i, line in enumerate(lines) if re.fullmatch(r"\s*\[\s*club\s*\]\s*(#.*)?", line)), None)
+    if header is None:
+        lines += ["", "[club]"]
+        header = len(lines) - 1
+    stop = next((i for i in range(header + 1, len(lines)) if re.match(r"\s*\[", lines[i])), len(lines))
+    for key, value in values.items():
+        line = f"{key} = {json.dumps(value)}"
+        found = next((i for i in range(header + 1, stop) if re.match(rf"\s*{key}\s*=", lines[i])), None)
+        if found is None:
+            lines.insert(stop, line)
+            stop += 1
+        else:
+            kept = re.fullmatch(r"""\s*\w+\s*=\s*"(?:[^"\\]|\\.)*"(\s*#.*)?""", lines[found])
+            comment = kept.group(1) if kept and kept.group(1) else ""
+            lines[found] = line + (" " * max(1, len(lines[found]) - len(comment) - len(line)) + comment.lstrip()
+                                   if comment else "")
+    edited = end.join(lines) + end
+    club = tomllib.loads(edited).get("club", {})
+    if any(club.get(k) != v for k, v in values.items()):
+        sys.exit("the [club] table is not written in a form this can edit without tomlkit")
+sys.stdout.write(edited)
 PY
         die "cannot write [club] into $CONFIG_FILE (python -m kiosk.config --check $CONFIG_FILE says why)"
     if [[ -f $config ]] && cmp -s "$TMP_DIR/config.club" "$config"; then

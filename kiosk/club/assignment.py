@@ -13,7 +13,6 @@ acknowledgement (one pairing at a time). The frame loop never waits: it reads th
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from kiosk.club.pairing import (
     played,
     store_pairing,
 )
+from kiosk.club.rounds import RoundThread
 from kiosk.club.sync import JournalAccess
 from kiosk.club.table_pairing import PairingBox, Started
 from kiosk.club.worker import HUB_BACKOFF, KeeperAccess, delay_ns
@@ -59,59 +59,23 @@ class AssignmentState:
     """What the round did: "", "stored", "dropped", "kept" (one line)."""
 
 
-class AssignmentWorker:
+class AssignmentWorker(RoundThread[AssignmentState]):
     """Polls on a daemon thread; ``run_once`` is one round of it (tests call it with a fake clock)."""
 
     def __init__(self, access: JournalAccess, client: HubClient, box: PairingBox, *, clock: Callable[[], int],
                  wall_clock: Callable[[], float] = time.time, backoff: Backoff = HUB_BACKOFF,
                  interval_ns: int = POLL_NS, log: Callable[[str], None] | None = None) -> None:
+        super().__init__(AssignmentState(), name="club-assignment", clock=clock)
         self.access = access
         self.client = client
         self.box = box
-        self.clock = clock
         self.wall_clock = wall_clock
         self.backoff = backoff
         self.interval_ns = interval_ns
         self.log = log
-        self.state = AssignmentState()
-        self._due_ns = 0
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._rounds = threading.Condition()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> AssignmentWorker:
-        """Show what the journal keeps, then poll on a daemon thread until ``stop``."""
-        self._thread = threading.Thread(target=self._run, name="club-assignment", daemon=True)
-        self._thread.start()
-        return self
-
-    def poke(self) -> None:
-        """A round now (a started match's link to write, tests)."""
-        self._due_ns = 0
-        self._wake.set()
-
-    def wait_round(self, after: int, timeout_s: float) -> AssignmentState:
-        """Block until more than ``after`` rounds ran (or ``timeout_s`` passed); the state then."""
-        with self._rounds:
-            self._rounds.wait_for(lambda: self.state.rounds > after, timeout_s)
-            return self.state
-
-    def stop(self, timeout_s: float = 5.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout_s)
-
-    def _run(self) -> None:
-        self.load()
-        while not self._stop.is_set():
-            now = self.clock()
-            if now >= self._due_ns:
-                self.run_once(now)
-            wait_s = max(0.01, (self._due_ns - self.clock()) / NS_PER_S)
-            self._wake.wait(min(wait_s, 60.0))
-            self._wake.clear()
+    def _before_rounds(self) -> None:
+        self.load()  # a restart shows the journal's unstarted pairing before the hub answers
 
     def load(self) -> None:
         """What the journal keeps open, into the box (a restart shows an unstarted pairing before the hub answers)."""
@@ -119,14 +83,6 @@ class AssignmentWorker:
             self.box.show(self.access.read(open_pairing))
         except (ClubSyncError, KioskStoreError) as exc:
             self._say(f"club event: the journal's pairing cannot be read now ({_why(exc)})")
-
-    def run_once(self, now_ns: int) -> AssignmentState:
-        """One round; the state after it, with the next round's time."""
-        state = self._round(now_ns)
-        with self._rounds:
-            self.state = state
-            self._rounds.notify_all()
-        return state
 
     def _round(self, now_ns: int) -> AssignmentState:
         rounds = self.state.rounds + 1

@@ -24,6 +24,7 @@ from hardware.backoff import Backoff
 from kiosk.club.client import HubClient, hub_url, read_token
 from kiosk.club.errors import ClubSyncError, SyncSetupError
 from kiosk.club.roster import download_roster
+from kiosk.club.rounds import RoundThread
 from kiosk.club.sync import Summary, SyncRound
 from kiosk.store.database import Database
 from kiosk.store.errors import KioskStoreError
@@ -112,70 +113,23 @@ class SyncState:
     """The last round's summary."""
 
 
-class SyncWorker:
+class SyncWorker(RoundThread[SyncState]):
     """Rounds of uploads (and roster downloads) on a daemon thread; ``run_once`` is one step of it."""
 
     def __init__(self, keeper: JournalKeeper, client: HubClient, *, clock: Callable[[], int],
                  wall_clock: Callable[[], float] = time.time, backoff: Backoff = HUB_BACKOFF,
                  interval_ns: int = INTERVAL_NS, roster_every_ns: int = ROSTER_EVERY_NS,
                  log: Callable[[str], None] | None = None) -> None:
+        super().__init__(SyncState(), name="club-sync", clock=clock)
         self.keeper = keeper
         self.client = client
-        self.clock = clock
         self.wall_clock = wall_clock
         self.backoff = backoff
         self.interval_ns = interval_ns
         self.roster_every_ns = roster_every_ns
         self.log = log
         self.access = KeeperAccess(keeper)
-        self.state = SyncState()
-        self._due_ns = 0
         self._roster_due_ns = 0
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._rounds = threading.Condition()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> SyncWorker:
-        """Run rounds on a daemon thread until ``stop``."""
-        self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
-        self._thread.start()
-        return self
-
-    def poke(self) -> None:
-        """Run a round now, whatever the interval or the back-off says (tests, an owner's "sync now")."""
-        self._due_ns = 0
-        self._wake.set()
-
-    def wait_round(self, after: int, timeout_s: float) -> SyncState:
-        """Block until more than ``after`` rounds ran (or ``timeout_s`` passed); the state then."""
-        with self._rounds:
-            self._rounds.wait_for(lambda: self.state.rounds > after, timeout_s)
-            return self.state
-
-    def stop(self, timeout_s: float = 5.0) -> None:
-        """End the thread (a request in flight ends by its timeout at the latest; the thread is a daemon)."""
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout_s)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            now = self.clock()
-            if now >= self._due_ns:
-                self.run_once(now)
-            wait_s = max(0.01, (self._due_ns - self.clock()) / NS_PER_S)
-            self._wake.wait(min(wait_s, 60.0))
-            self._wake.clear()
-
-    def run_once(self, now_ns: int) -> SyncState:
-        """One round (uploads, then the roster when due); the state after it, with the next round's time."""
-        state = self._round(now_ns)
-        with self._rounds:
-            self.state = state
-            self._rounds.notify_all()
-        return state
 
     def _round(self, now_ns: int) -> SyncState:
         round_ = SyncRound(self.access, self.client, wall_clock=self.wall_clock)

@@ -17,6 +17,10 @@ from club.app import create_app
 from club.database import migrate
 from club.localdb import LocalCluster
 
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
 _numbers = itertools.count(1)
 
 
@@ -59,3 +63,19 @@ def journals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
             "table-2": journal_upload(folder / "t2.sqlite3", "table-2", wall_offset=0.5),
             "ratings": {**journal_ratings(folder / "t1.sqlite3", "table-1"),
                         **journal_ratings(folder / "t2.sqlite3", "table-2")}}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, headless, for a test module (fails, never skips, when
+    either is missing)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the test extra installs it
+        pytest.fail("the browser tests need the Python package playwright (the test extra installs it)", pytrace=False)
+    if not Path(CHROMIUM).exists():
+        pytest.fail("the browser tests need Debian's chromium package (.ci/run installs it)", pytrace=False)
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -13,12 +13,13 @@ import random
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import psycopg
 import pytest
 from club_events_support import NAMES, FakeClock, SimTable, free_port, match_pools, serve_at, stop_served
+from test_club_page_browser import PASSWORD, SIZES
 
 from club import eventstore
 from club.app import create_app
@@ -26,28 +27,8 @@ from club.cli import main as club_main
 from club.tokens import add_kiosk
 from club.web import auth
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-PASSWORD = "correct horse battery"
-SIZES = {"wide": (1920, 1080), "phone": (390, 844)}
-
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None  # type: ignore[assignment]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        pytest.fail("the browser tests need the Python package playwright (the test extra installs it)", pytrace=False)
-    if not Path(CHROMIUM).exists():
-        pytest.fail("the browser tests need Debian's chromium package (.ci/run installs it)", pytrace=False)
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 
 def _cli(*args: str) -> str:

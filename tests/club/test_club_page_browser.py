@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import psycopg
@@ -26,28 +26,11 @@ from club.review_worker import run as review_all
 from club.tokens import add_kiosk
 from club.web import auth
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PASSWORD = "correct horse battery"
 SIZES = {"wide": (1920, 1080), "phone": (390, 844)}
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None  # type: ignore[assignment]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        pytest.fail("the browser tests need the Python package playwright (the test extra installs it)", pytrace=False)
-    if not Path(CHROMIUM).exists():
-        pytest.fail("the browser tests need Debian's chromium package (.ci/run installs it)", pytrace=False)
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ import psycopg
 import pytest
 from club_page_support import played_match
 from club_sync_support import CuttingProxy
-from test_club_page_browser import SIZES, browser  # noqa: F401  (the module's Chromium fixture)
+from test_club_page_browser import SIZES
 
 from club.hubproc import HubProcess
 from club.tokens import add_kiosk
@@ -191,14 +191,14 @@ def _follow_a_soak(chromium: Browser, hub: HubProcess, dsn: str, folder: Path, m
     table.context.close()
 
 
-def test_a_live_table_follows_a_soak_played_by_the_kiosk_within_one_second(browser: Browser,  # noqa: F811
+def test_a_live_table_follows_a_soak_played_by_the_kiosk_within_one_second(browser: Browser,
                                                                             hub_process: HubProcess, dsn: str,
                                                                             tmp_path: Path) -> None:
     _follow_a_soak(browser, hub_process, dsn, tmp_path, minutes=0.4, seed=3)
 
 
 @pytest.mark.slow
-def test_a_live_table_follows_a_longer_soak_within_one_second(browser: Browser,  # noqa: F811
+def test_a_live_table_follows_a_longer_soak_within_one_second(browser: Browser,
                                                               hub_process: HubProcess, dsn: str,
                                                               tmp_path: Path) -> None:
     _follow_a_soak(browser, hub_process, dsn, tmp_path, minutes=3.0, seed=4)
@@ -217,7 +217,7 @@ def _offline(page: Page) -> None:
     page.wait_for_function("document.body.classList.contains('offline')", timeout=10_000)
 
 
-def test_a_page_whose_stream_is_cut_reconnects_and_catches_up(browser: Browser, hub_process: HubProcess,  # noqa: F811
+def test_a_page_whose_stream_is_cut_reconnects_and_catches_up(browser: Browser, hub_process: HubProcess,
                                                                 dsn: str) -> None:
     key, token = _kiosk(dsn, "table 1")
     steps = list(played_match(8, match_id="a", limit=12))
@@ -251,7 +251,7 @@ def test_a_page_whose_stream_is_cut_reconnects_and_catches_up(browser: Browser, 
         proxy.close()
 
 
-def test_a_page_reconnects_to_a_restarted_hub_and_catches_up(browser: Browser, dsn: str,  # noqa: F811
+def test_a_page_reconnects_to_a_restarted_hub_and_catches_up(browser: Browser, dsn: str,
                                                              tmp_path: Path) -> None:
     """The hub is killed and started again on the same port; its event numbers start again at 1. Table B
     changes in the new hub's first event, table A in the ten after it (past the number the page last saw):

@@ -65,14 +65,13 @@ class AssignmentWorker(RoundThread[AssignmentState]):
     def __init__(self, access: JournalAccess, client: HubClient, box: PairingBox, *, clock: Callable[[], int],
                  wall_clock: Callable[[], float] = time.time, backoff: Backoff = HUB_BACKOFF,
                  interval_ns: int = POLL_NS, log: Callable[[str], None] | None = None) -> None:
-        super().__init__(AssignmentState(), name="club-assignment", clock=clock)
+        super().__init__(AssignmentState(), name="club-assignment", clock=clock, log=log)
         self.access = access
         self.client = client
         self.box = box
         self.wall_clock = wall_clock
         self.backoff = backoff
         self.interval_ns = interval_ns
-        self.log = log
 
     def _before_rounds(self) -> None:
         self.load()  # a restart shows the journal's unstarted pairing before the hub answers
@@ -174,10 +173,6 @@ class AssignmentWorker(RoundThread[AssignmentState]):
                 self.box.put_back(links)
                 raise
             links.pop(0)
-
-    def _say(self, line: str) -> None:
-        if self.log is not None:
-            self.log(line)
 
 
 def _link(link: Started, conn: sqlite3.Connection) -> None:

@@ -26,11 +26,14 @@ S = TypeVar("S", bound=RoundState)
 
 
 class RoundThread(Generic[S]):
-    """Rounds on a daemon thread named ``name``, from ``state`` on, at the times of ``clock``."""
+    """Rounds on a daemon thread named ``name``, from ``state`` on, at the times of ``clock``; what they
+    have to say goes to ``log`` (None: nowhere)."""
 
-    def __init__(self, state: S, *, name: str, clock: Callable[[], int]) -> None:
+    def __init__(self, state: S, *, name: str, clock: Callable[[], int],
+                 log: Callable[[str], None] | None = None) -> None:
         self.state = state
         self.clock = clock
+        self.log = log
         self._name = name
         self._due_ns = 0
         self._stop = threading.Event()
@@ -69,6 +72,10 @@ class RoundThread(Generic[S]):
             self.state = state
             self._rounds.notify_all()
         return state
+
+    def _say(self, line: str) -> None:
+        if self.log is not None:
+            self.log(line)
 
     def _before_rounds(self) -> None:
         """What the thread does once before its first round (nothing here)."""

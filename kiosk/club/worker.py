@@ -120,14 +120,13 @@ class SyncWorker(RoundThread[SyncState]):
                  wall_clock: Callable[[], float] = time.time, backoff: Backoff = HUB_BACKOFF,
                  interval_ns: int = INTERVAL_NS, roster_every_ns: int = ROSTER_EVERY_NS,
                  log: Callable[[str], None] | None = None) -> None:
-        super().__init__(SyncState(), name="club-sync", clock=clock)
+        super().__init__(SyncState(), name="club-sync", clock=clock, log=log)
         self.keeper = keeper
         self.client = client
         self.wall_clock = wall_clock
         self.backoff = backoff
         self.interval_ns = interval_ns
         self.roster_every_ns = roster_every_ns
-        self.log = log
         self.access = KeeperAccess(keeper)
         self._roster_due_ns = 0
 
@@ -156,10 +155,6 @@ class SyncWorker(RoundThread[SyncState]):
         if self.state.failures or summary.uploads:
             self._say(f"club sync: {summary.line()}")
         return SyncState(self.state.rounds + 1, 0, None, self._due_ns, summary)
-
-    def _say(self, line: str) -> None:
-        if self.log is not None:
-            self.log(line)
 
 
 def start_sync(url: str, token_file: str, keeper: JournalKeeper, clock: Callable[[], int],

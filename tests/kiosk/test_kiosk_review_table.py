@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -247,13 +248,19 @@ class Halfway(InlineReviewJob):
         self.done_steps, self.total_steps = 42, 100
 
 
-def test_the_progress_is_on_both_halves_and_on_the_cards_button(journal: Journal) -> None:
+def review_opened_with(job: Callable[[dict[str, Any], tuple[int, ...]], Any], journal: Journal
+                       ) -> tuple[App, FakeClock, layout.LayoutRecorder]:
+    """A match played to its end, its review made by ``job`` and opened by Player 1; the screen then."""
     app, clock = make_app(journal)
-    app.controller.review.start = lambda scenario, seats, samples: Halfway(scenario, seats)
+    app.controller.review.start = lambda scenario, seats, samples: job(scenario, seats)
     play_to_the_end(app, clock)
     tap(app, do.OpenReview(0))
     app.step(wait=False)
-    recorder = recorded(app, clock)
+    return app, clock, recorded(app, clock)
+
+
+def test_the_progress_is_on_both_halves_and_on_the_cards_button(journal: Journal) -> None:
+    app, clock, recorder = review_opened_with(Halfway, journal)
     for seat in (0, 1):
         assert "Reviewing the match: 42%" in texts_for(recorder, seat)
     tap(app, do.CloseReview())
@@ -302,12 +309,7 @@ class Failed(Halfway):
 
 
 def test_a_review_that_failed_says_so_and_can_be_left(journal: Journal) -> None:
-    app, clock = make_app(journal)
-    app.controller.review.start = lambda scenario, seats, samples: Failed(scenario, seats)
-    play_to_the_end(app, clock)
-    tap(app, do.OpenReview(0))
-    app.step(wait=False)
-    recorder = recorded(app, clock)
+    app, _clock, recorder = review_opened_with(Failed, journal)
     for seat in (0, 1):
         assert "The review could not be made." in texts_for(recorder, seat)
     assert not app.controller.review.running  # the loop need not wake for it

@@ -23,8 +23,8 @@ from psycopg.types.json import Jsonb
 from club.errors import BadRequest, Conflict, NotFound
 from club.events.arena import arena_standings
 from club.events.errors import EventError
-from club.events.model import Bye, Entrant, Game, unordered
-from club.events.rules import DEFAULT_TIEBREAKS, EventRules, Format, parse_tiebreaks
+from club.events.model import Bye, Entrant, Forfeit, Game, unordered
+from club.events.rules import EventRules, Format, default_tiebreaks, parse_tiebreaks
 from club.events.scheduler import OPEN, PRESENCE_S, EventView, Plan, Row, decide, legal_repair
 from club.events.standings import Standing, round_standings, standings_json
 
@@ -35,7 +35,7 @@ EVENTS_LOCK = 0x5B1D_0025
 NS = 1_000_000_000
 
 _ROW_COLUMNS = ("uuid, round, board, player0, player1, state, created_at, kiosk, offered_at, acknowledge_by,"
-                " acknowledged_at, finished_at, match, moved_from, avoid_kiosk, berserk, note")
+                " acknowledged_at, finished_at, match, moved_from, avoid_kiosk, berserk, note, forfeit_winner, half_bye")
 
 
 def _lock(conn: Conn) -> None:
@@ -81,7 +81,7 @@ def create_event(conn: Conn, *, name: str, format: str, now: float, rounds: int 
         kind = Format(format)
     except ValueError:
         raise BadRequest(f"unknown format {format!r} (arena, swiss or round-robin)") from None
-    rules = EventRules(kind, DEFAULT_TIEBREAKS if tiebreaks is None else parse_tiebreaks(tiebreaks),
+    rules = EventRules(kind, default_tiebreaks(kind) if tiebreaks is None else parse_tiebreaks(tiebreaks),
                        rounds=rounds, minutes=minutes)
     checks = ((10 <= bank_seconds <= 3600, "the bank is 10 to 3600 seconds"),
               (0 <= delay_seconds <= 60, "the delay is 0 to 60 seconds"),
@@ -313,7 +313,7 @@ def forbid(conn: Conn, event: uuid.UUID | str, a: uuid.UUID | str, b: uuid.UUID 
 def _row(r: Sequence[Any]) -> Row:
     berserk = tuple(bool(x) for x in (r[15] or (False, False)))
     return Row(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
-               (berserk[0], berserk[1]), r[16])
+               (berserk[0], berserk[1]), r[16], r[17], bool(r[18]))
 
 
 def load_view(conn: Conn, event: uuid.UUID) -> EventView:
@@ -339,18 +339,23 @@ def load_view(conn: Conn, event: uuid.UUID) -> EventView:
             " FROM event_pairings p JOIN matches m ON m.uuid = p.match"
             " WHERE p.event = %s AND p.state = 'played' AND m.status = 'verified' AND m.winner IS NOT NULL"
             " ORDER BY m.ended_wall, p.match", (event,)))
-    byes = tuple(Bye(int(r.round), r.player0) for r in rows if r.state == "bye" and r.round is not None)
+    byes = tuple(Bye(int(r.round), r.player0, r.half_bye) for r in rows if r.state == "bye" and r.round is not None)
+    forfeits = tuple(Forfeit(r.uuid, (r.player0, r.player1), r.forfeit_winner, r.round or 0) for r in rows
+                     if r.state == "forfeit" and r.player1 is not None)
+    requested = tuple(Bye(int(r[1]), r[0], True) for r in conn.execute(
+        "SELECT player, round FROM event_bye_requests WHERE event = %s AND round > %s ORDER BY round, player",
+        (event, current)))
     forbidden = frozenset((r[0], r[1]) for r in conn.execute(
         "SELECT player_a, player_b FROM event_forbidden WHERE event = %s", (event,)))
     return EventView(event, rules, state, int(current), float(timeout), bool(auto), ends_at, entrants, rows, games,
-                     byes, forbidden)
+                     byes, forbidden, forfeits, requested)
 
 
 def table_of(view: EventView) -> list[Standing]:
     """The event's standings from its verified games and byes."""
     if view.rules.format is Format.ARENA:
-        return arena_standings(view.entrants, view.games, view.rules)
-    return round_standings(view.entrants, view.games, view.byes, view.rules)
+        return arena_standings(view.entrants, view.games, view.rules, view.forfeits)
+    return round_standings(view.entrants, view.games, view.byes, view.rules, view.forfeits)
 
 
 def standings(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
@@ -369,7 +374,7 @@ def list_events(conn: Conn) -> list[dict[str, Any]]:
         " e.bank_seconds, e.delay_seconds, e.balances, e.berserk, e.tiebreaks, e.ack_timeout_s"
         " FROM events e ORDER BY e.created_at DESC, e.uuid").fetchall()
     return [{"uuid": str(r[0]), "name": r[1], "format": r[2], "rounds": r[3], "minutes": r[4], "state": r[5],
-             "round": r[6], "created_at": r[7], "started_at": r[8], "ends_at": r[9], "players": int(r[10]),
+             "round": None if r[2] == Format.ARENA.value else r[6], "created_at": r[7], "started_at": r[8], "ends_at": r[9], "players": int(r[10]),
              "settings": {"bank_seconds": r[11], "delay_seconds": r[12], "balances": r[13]}, "berserk": r[14],
              "tiebreaks": list(r[15]), "ack_timeout_s": r[16]} for r in rows]
 
@@ -400,7 +405,8 @@ def event_detail(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
                          "players": [{"uuid": str(p), "name": names.get(p, "?")} for p in r.players],
                          "table": tables.get(r.kiosk) if r.kiosk else None, "match": str(r.match) if r.match else None,
                          "winner": winner, "reason": reason, "balances": balances, "berserk": list(r.berserk),
-                         "note": r.note, "acknowledge_by": r.acknowledge_by})
+                         "note": r.note, "acknowledge_by": r.acknowledge_by, "forfeit_winner": r.forfeit_winner,
+                         "half_bye": r.half_bye})
     entrants = [{"uuid": str(e.player), "name": e.name, "rating": e.rating, "joined_round": e.joined_round,
                  "withdrawn": e.withdrawn_after is not None} for e in view.entrants]
     history = [{"at": r[0], "actor": r[1], "action": r[2], "pairing": str(r[3]) if r[3] else None, "why": r[4],
@@ -409,7 +415,10 @@ def event_detail(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
         (key,))]
     forbidden = [{"players": [names.get(r[0], "?"), names.get(r[1], "?")], "why": r[2]} for r in conn.execute(
         "SELECT player_a, player_b, why FROM event_forbidden WHERE event = %s", (key,))]
+    asked = [{"player": str(r[0]), "name": names.get(r[0], "?"), "round": r[1], "why": r[2]} for r in conn.execute(
+        "SELECT player, round, why FROM event_bye_requests WHERE event = %s ORDER BY round, player", (key,))]
     return {**summary, "entrants": entrants, "pairings": pairings, "log": history, "forbidden": forbidden,
+            "bye_requests": asked,
             "standings": standings_json(key, view.rules, table_of(view)),
             "round_settled": view.round_settled(view.current_round), "total_rounds": view.total_rounds}
 
@@ -421,14 +430,14 @@ def _save(conn: Conn, event: uuid.UUID, rows: Sequence[Row]) -> None:
     for r in rows:
         conn.execute(
             f"INSERT INTO event_pairings (event, {_ROW_COLUMNS}) VALUES"
-            " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (uuid) DO UPDATE SET"
+            " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (uuid) DO UPDATE SET"
             " state = EXCLUDED.state, kiosk = EXCLUDED.kiosk, offered_at = EXCLUDED.offered_at,"
             " acknowledge_by = EXCLUDED.acknowledge_by, acknowledged_at = EXCLUDED.acknowledged_at,"
             " finished_at = EXCLUDED.finished_at, match = EXCLUDED.match, berserk = EXCLUDED.berserk,"
-            " note = EXCLUDED.note",
+            " note = EXCLUDED.note, forfeit_winner = EXCLUDED.forfeit_winner",
             (event, r.uuid, r.round, r.board, r.player0, r.player1, r.state, r.created_at, r.kiosk, r.offered_at,
              r.acknowledge_by, r.acknowledged_at, r.finished_at, r.match, r.moved_from, r.avoid_kiosk,
-             list(r.berserk), r.note))
+             list(r.berserk), r.note, r.forfeit_winner, r.half_bye))
 
 
 def _apply(conn: Conn, view: EventView, plan: Plan, now: float) -> None:

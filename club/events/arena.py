@@ -3,7 +3,8 @@
 Scoring (as lichess arenas): a win scores 2, a loss 0. After two wins in a row a player is *on
 fire*: each further win scores double (4) until a game that is not a win ends the streak. A win
 by a player who went berserk (halved their own bank at the ready screen) scores one point more,
-added after the doubling (2+1, or 4+1 on fire); a berserk loss scores 0.
+added after the doubling (2+1, or 4+1 on fire); a berserk loss scores 0. A forfeit the director
+scored is not a game: its winner scores a plain win's 2, and it neither extends nor breaks a streak.
 
 Pairing: the players waiting when the hub pairs are matched so the pool's total cost is least,
 among the matchings that pair as many players as possible. The cost of a pair is its rank distance
@@ -21,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from club.events.errors import BadResult, BadSettings
-from club.events.model import Entrant, Game, Pairing, check_results, unordered
+from club.events.model import Entrant, Forfeit, Game, Pairing, check_results, unordered
 from club.events.rules import EventRules, Format
 from club.events.standings import Standing, rank
 
@@ -62,10 +63,14 @@ def game_points(won: bool, on_fire: bool, berserk: bool) -> int:
     return WIN * (2 if on_fire else 1) + (BERSERK_BONUS if berserk else 0)
 
 
-def arena_scores(entrants: Sequence[Entrant], games: Sequence[Game]) -> dict[uuid.UUID, int]:
-    """Every player's arena score from the games, taken in the order they ended."""
-    check_results(entrants, games)
-    scores = {e.player: 0 for e in entrants}
+def arena_scores(entrants: Sequence[Entrant], games: Sequence[Game],
+                 forfeits: Sequence[Forfeit] = ()) -> dict[uuid.UUID, float]:
+    """Every player's arena score from the games, taken in the order they ended, and the forfeits won."""
+    check_results(entrants, games, (), forfeits)
+    scores: dict[uuid.UUID, float] = {e.player: 0 for e in entrants}
+    for forfeit in forfeits:
+        if forfeit.winner is not None:
+            scores[forfeit.seats[forfeit.winner]] += WIN
     streak: dict[uuid.UUID, int] = defaultdict(int)
     for game in sorted(games, key=lambda g: (g.ended, g.match.int)):
         for seat, player in enumerate(game.seats):
@@ -81,11 +86,12 @@ def on_fire(player: uuid.UUID, games: Sequence[Game]) -> bool:
     return len(mine) >= STREAK and all(g.won(player) for g in mine[-STREAK:])
 
 
-def arena_standings(entrants: Sequence[Entrant], games: Sequence[Game], rules: EventRules) -> list[Standing]:
-    """The arena's standings: arena score, then the published tiebreaks."""
+def arena_standings(entrants: Sequence[Entrant], games: Sequence[Game], rules: EventRules,
+                    forfeits: Sequence[Forfeit] = ()) -> list[Standing]:
+    """The arena's standings: arena score, then the published tiebreaks (performance, as lichess, by default)."""
     if rules.format is not Format.ARENA:
         raise BadSettings(f"arena standings for an event of format {rules.format}")
-    return rank(entrants, games, arena_scores(entrants, games), rules.tiebreaks)
+    return rank(entrants, games, arena_scores(entrants, games, forfeits), rules.tiebreaks, forfeits)
 
 
 def pair_cost(a: Waiting, b: Waiting, met: int, just_met: bool, weights: Weights) -> int:

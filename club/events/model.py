@@ -86,6 +86,32 @@ class Bye:
 
     round: int
     player: uuid.UUID
+    half: bool = False
+    """A bye the player asked for (FIDE's half-point bye): half a win's points, and not the pairing's bye."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A pairing settled by the director without a game: a win for one seat, or nobody scores (``winner`` None)."""
+
+    pairing: uuid.UUID
+    seats: tuple[uuid.UUID, uuid.UUID]
+    winner: int | None
+    """0 or 1: the seat that wins by forfeit; ``None``: a double forfeit, both lose."""
+    round: int = 0
+    """The Swiss or round-robin round; 0 in an arena."""
+
+    def __post_init__(self) -> None:
+        if self.seats[0] == self.seats[1]:
+            raise BadResult(f"forfeit {self.pairing}: one player on both seats")
+        if self.winner not in (0, 1, None):
+            raise BadResult(f"forfeit {self.pairing}: the winner must be seat 0, seat 1 or nobody")
+        if self.round < 0:
+            raise BadResult(f"forfeit {self.pairing}: negative round")
+
+    def won(self, player: uuid.UUID) -> bool:
+        """Whether ``player`` wins this forfeit."""
+        return self.winner is not None and self.seats[self.winner] == player
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +147,10 @@ def met_pairs(games: Iterable[Game]) -> set[tuple[uuid.UUID, uuid.UUID]]:
 
 
 def check_results(
-    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye] = ()
+    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye] = (), forfeits: Sequence[Forfeit] = ()
 ) -> None:
-    """Refuse results naming a player not entered, a match given twice, or a bye given twice in a round."""
+    """Refuse results naming a player not entered, a match or forfeit given twice, or a player placed twice in a
+    round (two games, a game and a bye, a forfeit and anything else)."""
     known = {e.player for e in entrants}
     if len(known) != len(entrants):
         raise BadResult("a player is entered twice")
@@ -142,6 +169,18 @@ def check_results(
                 if (game.round, player) in placed:
                     raise BadResult(f"player {player} plays twice in round {game.round}", player=str(player))
                 placed.add((game.round, player))
+    given: set[uuid.UUID] = set()
+    for forfeit in forfeits:
+        if forfeit.pairing in given:
+            raise BadResult(f"forfeit {forfeit.pairing} is given twice")
+        given.add(forfeit.pairing)
+        for player in forfeit.seats:
+            if player not in known:
+                raise BadResult(f"forfeit {forfeit.pairing}: player {player} is not entered", player=str(player))
+            if forfeit.round:
+                if (forfeit.round, player) in placed:
+                    raise BadResult(f"player {player} is placed twice in round {forfeit.round}", player=str(player))
+                placed.add((forfeit.round, player))
     for bye in byes:
         if bye.player not in known:
             raise BadResult(f"bye for player {bye.player} who is not entered", player=str(bye.player))

@@ -30,6 +30,8 @@ class Tiebreak(enum.StrEnum):
     """Games won over the board (byes do not count)."""
     POINTS_TRANSFERRED = "points-transferred"
     """Net points taken from opponents over all games (final balance minus 150, summed)."""
+    PERFORMANCE = "performance"
+    """Lichess's arena performance: the mean over games of the opponent's rating, +500 for a win, -500 for a loss."""
 
 
 DEFAULT_TIEBREAKS = (
@@ -38,7 +40,19 @@ DEFAULT_TIEBREAKS = (
     Tiebreak.DIRECT_ENCOUNTER,
     Tiebreak.POINTS_TRANSFERRED,
 )
-"""Buchholz, Sonneborn–Berger, direct encounter, and points transferred as the last tiebreak."""
+"""Buchholz, Sonneborn–Berger, direct encounter, and points transferred as the last tiebreak (Swiss, round-robin)."""
+
+ARENA_TIEBREAKS = (Tiebreak.PERFORMANCE, Tiebreak.POINTS_TRANSFERRED)
+"""An arena's: performance (as lichess breaks its ties), then points transferred."""
+
+ROUND_ONLY = frozenset({Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.DIRECT_ENCOUNTER})
+"""Tiebreaks that compare the opponents met in rounds: meaningless in an arena, where who meets whom is the
+pool's chance and players play different numbers of games."""
+
+
+def default_tiebreaks(format: Format) -> tuple[Tiebreak, ...]:
+    """The tiebreaks an event of ``format`` publishes unless told otherwise."""
+    return ARENA_TIEBREAKS if format is Format.ARENA else DEFAULT_TIEBREAKS
 
 MAX_ROUNDS = 30
 MAX_MINUTES = 24 * 60
@@ -50,6 +64,7 @@ class EventRules:
 
     format: Format
     tiebreaks: tuple[Tiebreak, ...] = DEFAULT_TIEBREAKS
+    """In order; an arena given the Swiss default gets ``ARENA_TIEBREAKS`` instead."""
     rounds: int | None = None
     """The Swiss's fixed number of rounds (a round-robin's follows from its players; none in an arena)."""
     minutes: int | None = None
@@ -57,9 +72,15 @@ class EventRules:
     win_points: int = 1
     """Points for a win in a Swiss or round-robin (an arena scores 2, see ``arena``)."""
     bye_points: int = 1
-    """Points for a bye in a Swiss or round-robin."""
+    """Points for a bye in a Swiss or round-robin (a bye the player asked for scores half a win)."""
 
     def __post_init__(self) -> None:
+        if self.format is Format.ARENA and self.tiebreaks == DEFAULT_TIEBREAKS:
+            object.__setattr__(self, "tiebreaks", ARENA_TIEBREAKS)
+        if self.format is Format.ARENA and ROUND_ONLY & set(self.tiebreaks):
+            names = ", ".join(t.value for t in self.tiebreaks if t in ROUND_ONLY)
+            raise BadSettings(f"an arena has no rounds to compare opponents by ({names}): use performance, wins "
+                              "or points-transferred")
         if len(set(self.tiebreaks)) != len(self.tiebreaks):
             raise BadSettings("a tiebreak is listed twice")
         if self.format is Format.SWISS and (self.rounds is None or not 1 <= self.rounds <= MAX_ROUNDS):

@@ -10,8 +10,9 @@ In order:
    copy (a new uuid, ``moved_from`` the old one) waits for another table. An acknowledged pairing is
    never moved by the hub: a table cut off from the hub keeps it and plays it.
 2. **Pairing.** A Swiss or round-robin pairs its next round when every pairing of the current round
-   is settled (played, a bye, moved on or cancelled) and ``auto_advance`` is on, or when the director
-   forces it (``force_next``: the open pairings of the round are cancelled first). An arena pairs its
+   is settled (played, a bye, forfeited, moved on or cancelled) and ``auto_advance`` is on, or when the director
+   forces it (``force_next``: the open pairings of the round are cancelled first); a Swiss player who
+   asked for a bye in the round is left out and given a half-point bye. An arena pairs its
    waiting pool (entrants with no open pairing) by ``arena.pair_waiting``, at most as many boards as
    there are free tables — with more waiting than that, among the 2 × boards + 2 who waited longest,
    and the pairs of those who waited longest first — until its time is up; at the end its unstarted
@@ -29,14 +30,14 @@ from uuid import UUID, uuid4
 
 from club.events.arena import Waiting, arena_standings, pair_waiting
 from club.events.errors import PairingFailed
-from club.events.model import Bye, Entrant, Game, Pairing, unordered
+from club.events.model import Bye, Entrant, Forfeit, Game, Pairing, unordered
 from club.events.roundrobin import round_robin_round, rounds_for
 from club.events.rules import EventRules, Format
 from club.events.swiss import DutchPairer, SwissPairer
 
 OPEN = ("waiting", "offered", "acknowledged")
 """States of a pairing not yet settled (its players are busy with it)."""
-SETTLED = ("played", "bye", "moved", "cancelled")
+SETTLED = ("played", "bye", "forfeit", "moved", "cancelled")
 """States that settle a board of a round (``aborted`` waits for the director)."""
 SLACK = 2
 """An arena with more players waiting than its free tables seat matches only the 2 × boards + SLACK who
@@ -67,6 +68,10 @@ class Row:
     avoid_kiosk: UUID | None = None
     berserk: tuple[bool, bool] = (False, False)
     note: str | None = None
+    forfeit_winner: int | None = None
+    """A ``forfeit``: the seat that won it (None: nobody did)."""
+    half_bye: bool = False
+    """A ``bye`` the player asked for (half a win's points)."""
 
     @property
     def players(self) -> tuple[UUID, ...]:
@@ -90,6 +95,9 @@ class EventView:
     games: tuple[Game, ...]
     byes: tuple[Bye, ...]
     forbidden: frozenset[tuple[UUID, UUID]] = frozenset()
+    forfeits: tuple[Forfeit, ...] = ()
+    requested: tuple[Bye, ...] = ()
+    """Half-point byes players asked for in rounds not paired yet."""
 
     @property
     def total_rounds(self) -> int | None:
@@ -182,8 +190,12 @@ def _next_round(view: EventView, now: float, plan: Plan, force: bool, pairer: Sw
                 plan.put(replace(r, state="cancelled", finished_at=now, note="the director started the next round"))
                 plan.log.append(("cancelled", r.uuid, {"why": "next round forced"}))
     number = current + 1
+    asked: list[UUID] = []
     if view.rules.format is Format.SWISS:
-        paired = pairer.pair(view.entrants, view.games, view.byes, number, total, view.forbidden)
+        asked = [e.player for e in view.entrants if e.active_in(number)
+                 and any(b.round == number and b.player == e.player for b in view.requested)]
+        paired = pairer.pair(view.entrants, view.games, view.byes, number, total, view.forbidden, view.forfeits,
+                             asked)
         boards = [p.seats for p in paired.pairings]
         byes = [] if paired.bye is None else [paired.bye]
     else:
@@ -201,9 +213,12 @@ def _next_round(view: EventView, now: float, plan: Plan, force: bool, pairer: Sw
         plan.put(Row(new_id(), number, board, a, b, "waiting", now))
     for k, player in enumerate(byes, start=len(boards) + 1):
         plan.put(Row(new_id(), number, k, player, None, "bye", now, finished_at=now))
+    for k, player in enumerate(asked, start=len(boards) + len(byes) + 1):
+        plan.put(Row(new_id(), number, k, player, None, "bye", now, finished_at=now, note="a bye they asked for",
+                     half_bye=True))
     plan.current_round = number
     plan.log.append(("paired", None, {"round": number, "boards": len(boards), "byes": len(byes),
-                                      "forced": force and not settled}))
+                                      "half_byes": len(asked), "forced": force and not settled}))
 
 
 def _arena(view: EventView, free: Sequence[UUID], now: float, plan: Plan,
@@ -225,7 +240,7 @@ def _arena(view: EventView, free: Sequence[UUID], now: float, plan: Plan,
         return
     since = _waiting_since(rows)
     first = [e for _, e in sorted(enumerate(active), key=lambda ke: (since.get(ke[1].player, -math.inf), ke[0]))]
-    places = {s.player: s.rank for s in arena_standings(view.entrants, view.games, view.rules)}
+    places = {s.player: s.rank for s in arena_standings(view.entrants, view.games, view.rules, view.forfeits)}
     pool = [Waiting(e.player, places.get(e.player, len(places)), e.rating) for e in first[:2 * room + SLACK]]
     pairs: list[Pairing] = pair_waiting(pool, view.games)
     pairs = _longest_waiting([p for p in pairs if unordered(*p.seats) not in view.forbidden], since)[:room]

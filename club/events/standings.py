@@ -1,7 +1,9 @@
 """Standings: scores and the published tiebreaks, computed from the list of results alone.
 
-The standings are a pure function of the entrants, the verified games and the byes: recomputing
-them from the same results gives the same table. Players are ordered by score, then each tiebreak
+The standings are a pure function of the entrants, the verified games, the byes and the forfeits:
+recomputing them from the same results gives the same table. A forfeit scores (a win's points for its
+winner) but is not a game: it adds no opponent to Buchholz or Sonneborn–Berger, no win over the board,
+no direct encounter, no points transferred and no performance, and is not counted in ``games``. Players are ordered by score, then each tiebreak
 in the published order (higher first), then by name and uuid so the order is total; players level
 on score and every tiebreak share a rank.
 """
@@ -14,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from club.events.model import Bye, Entrant, Game, check_results
+from club.events.model import Bye, Entrant, Forfeit, Game, check_results
 from club.events.rules import EventRules, Tiebreak
 
 
@@ -25,26 +27,41 @@ class Standing:
     rank: int
     player: uuid.UUID
     name: str
-    score: int
-    tiebreaks: tuple[int, ...]
+    score: float
+    """Whole unless a half-point bye made it half."""
+    tiebreaks: tuple[float, ...]
     """The values of the event's tiebreaks, in its published order."""
     games: int
+    """Games played over the board (forfeits and byes are not games)."""
+    forfeit_wins: int = 0
+    forfeit_losses: int = 0
+    """Pairings the director settled by forfeit: won, and lost (a double forfeit is a loss for both)."""
 
 
 def round_scores(
-    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], rules: EventRules
-) -> dict[uuid.UUID, int]:
-    """Each player's score in a Swiss or round-robin: the win's points per game won, the bye's per bye."""
-    check_results(entrants, games, byes)
-    scores = {e.player: 0 for e in entrants}
+    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], rules: EventRules,
+    forfeits: Sequence[Forfeit] = (),
+) -> dict[uuid.UUID, float]:
+    """Each player's score in a Swiss or round-robin: the win's points per game or forfeit won, the bye's per
+    bye, half a win's per bye they asked for."""
+    check_results(entrants, games, byes, forfeits)
+    scores: dict[uuid.UUID, float] = {e.player: 0 for e in entrants}
     for game in games:
         scores[game.seats[game.winner]] += rules.win_points
+    for forfeit in forfeits:
+        if forfeit.winner is not None:
+            scores[forfeit.seats[forfeit.winner]] += rules.win_points
     for bye in byes:
-        scores[bye.player] += rules.bye_points
+        scores[bye.player] += rules.win_points / 2 if bye.half else rules.bye_points
     return scores
 
 
-def _plain_tiebreak(tiebreak: Tiebreak, player: uuid.UUID, played: Sequence[Game], scores: Mapping[uuid.UUID, int]) -> int:
+PERFORMANCE_SPREAD = 500
+"""Lichess's arena performance: a win counts the opponent's rating plus this, a loss minus this."""
+
+
+def _plain_tiebreak(tiebreak: Tiebreak, player: uuid.UUID, played: Sequence[Game], scores: Mapping[uuid.UUID, float],
+                    ratings: Mapping[uuid.UUID, float]) -> float:
     if tiebreak is Tiebreak.BUCHHOLZ:
         return sum(scores[g.opponent(player)] for g in played)
     if tiebreak is Tiebreak.SONNEBORN_BERGER:
@@ -53,25 +70,37 @@ def _plain_tiebreak(tiebreak: Tiebreak, player: uuid.UUID, played: Sequence[Game
         return sum(1 for g in played if g.won(player))
     if tiebreak is Tiebreak.POINTS_TRANSFERRED:
         return sum(g.transferred(player) for g in played)
+    if tiebreak is Tiebreak.PERFORMANCE:
+        if not played:
+            return 0
+        total = sum(ratings[g.opponent(player)] + (PERFORMANCE_SPREAD if g.won(player) else -PERFORMANCE_SPREAD)
+                    for g in played)
+        return int(total // len(played))
     raise AssertionError(tiebreak)  # direct encounter depends on the group, computed by the caller
 
 
 def rank(
     entrants: Sequence[Entrant],
     games: Sequence[Game],
-    scores: Mapping[uuid.UUID, int],
+    scores: Mapping[uuid.UUID, float],
     tiebreaks: Sequence[Tiebreak],
+    forfeits: Sequence[Forfeit] = (),
 ) -> list[Standing]:
     """The standings for ``scores`` (from any format's scoring) with ``tiebreaks`` in order."""
-    check_results(entrants, games)
+    check_results(entrants, games, (), forfeits)
     played: dict[uuid.UUID, list[Game]] = defaultdict(list)
     for game in games:
         for player in game.seats:
             played[player].append(game)
-    values: dict[uuid.UUID, list[int]] = {e.player: [] for e in entrants}
+    ratings = {e.player: e.rating for e in entrants}
+    forfeited: dict[uuid.UUID, list[int]] = defaultdict(lambda: [0, 0])
+    for forfeit in forfeits:
+        for player in forfeit.seats:
+            forfeited[player][0 if forfeit.won(player) else 1] += 1
+    values: dict[uuid.UUID, list[float]] = {e.player: [] for e in entrants}
     for tiebreak in tiebreaks:
         if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
-            groups: dict[tuple[int, ...], set[uuid.UUID]] = defaultdict(set)
+            groups: dict[tuple[float, ...], set[uuid.UUID]] = defaultdict(set)
             for e in entrants:
                 groups[(scores[e.player], *values[e.player])].add(e.player)
             for e in entrants:
@@ -80,7 +109,7 @@ def rank(
                 values[e.player].append(wins)
         else:
             for e in entrants:
-                values[e.player].append(_plain_tiebreak(tiebreak, e.player, played[e.player], scores))
+                values[e.player].append(_plain_tiebreak(tiebreak, e.player, played[e.player], scores, ratings))
     order = sorted(
         entrants,
         key=lambda e: ([-scores[e.player]] + [-v for v in values[e.player]], e.name, e.player.int),
@@ -98,16 +127,24 @@ def rank(
                 score=scores[e.player],
                 tiebreaks=tuple(values[e.player]),
                 games=len(played[e.player]),
+                forfeit_wins=forfeited[e.player][0] if e.player in forfeited else 0,
+                forfeit_losses=forfeited[e.player][1] if e.player in forfeited else 0,
             )
         )
     return table
 
 
 def round_standings(
-    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], rules: EventRules
+    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], rules: EventRules,
+    forfeits: Sequence[Forfeit] = (),
 ) -> list[Standing]:
     """The standings of a Swiss or round-robin from its results."""
-    return rank(entrants, games, round_scores(entrants, games, byes, rules), rules.tiebreaks)
+    return rank(entrants, games, round_scores(entrants, games, byes, rules, forfeits), rules.tiebreaks, forfeits)
+
+
+def number(value: float) -> int | float:
+    """A score or tiebreak as JSON shows it: whole numbers as integers, halves as they are."""
+    return int(value) if float(value).is_integer() else value
 
 
 def standings_json(event: uuid.UUID, rules: EventRules, table: Sequence[Standing]) -> dict[str, Any]:
@@ -121,9 +158,11 @@ def standings_json(event: uuid.UUID, rules: EventRules, table: Sequence[Standing
                 "rank": row.rank,
                 "player": str(row.player),
                 "name": row.name,
-                "score": row.score,
-                "tiebreaks": list(row.tiebreaks),
+                "score": number(row.score),
+                "tiebreaks": [number(v) for v in row.tiebreaks],
                 "games": row.games,
+                "forfeit_wins": row.forfeit_wins,
+                "forfeit_losses": row.forfeit_losses,
             }
             for row in table
         ],

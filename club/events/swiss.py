@@ -4,8 +4,11 @@ The hub keeps the history (games and byes by round); each round is handed to the
 snapshot FIDE engines read from a TRF file: starting numbers by rating, each player's score,
 colour history (seat 0 is White), float history and bye count, derived as
 ``caissify_pairings.fpc`` derives them from a TRF (the same derivation bbpPairings and JaVaFo use).
-Withdrawn players and players not yet entered are left out of the round. Forbidden pairings are
-handed to the engine as pairs that already met. The engine's answer is checked before it is
+Withdrawn players, players not yet entered and players who asked for a bye in the round are left out
+of it. Forbidden pairings are handed to the engine as pairs that already met. Unplayed rounds are
+given as bbpPairings reads them from a TRF: a forfeit adds no colour and no opponent (the two may be
+paired again), a forfeit win scores 1 and is a downfloat and keeps its winner off the pairing's bye,
+a requested bye (``H``) scores ½ and is a downfloat but does not keep its player off the pairing's bye. The engine's answer is checked before it is
 returned: everyone active placed once, no repeat or forbidden pairing, at most one bye, and no
 second bye for a player while someone without one could take it.
 """
@@ -14,11 +17,11 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Protocol
 
 from club.events.errors import BadSettings, PairingFailed
-from club.events.model import Bye, Entrant, Game, Pairing, RoundPairing, check_results, met_pairs, unordered
+from club.events.model import Bye, Entrant, Forfeit, Game, Pairing, RoundPairing, check_results, met_pairs, unordered
 
 ENGINE = "caissify-pairings"
 SYSTEM = "dutch"
@@ -37,8 +40,10 @@ class SwissPairer(Protocol):
         round_number: int,
         total_rounds: int,
         forbidden: Iterable[Pair] = (),
+        forfeits: Sequence[Forfeit] = (),
+        absent: Collection[uuid.UUID] = (),
     ) -> RoundPairing:
-        """The pairings of ``round_number``."""
+        """The pairings of ``round_number`` (``absent``: players who asked for a bye in it)."""
         ...
 
 
@@ -48,27 +53,41 @@ def starting_order(entrants: Sequence[Entrant]) -> list[Entrant]:
 
 
 def _history(
-    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], round_number: int
+    entrants: Sequence[Entrant], games: Sequence[Game], byes: Sequence[Bye], round_number: int,
+    forfeits: Sequence[Forfeit] = (),
 ) -> dict[uuid.UUID, dict[str, Any]]:
     """Each player's score, colours, floats and byes before ``round_number``, as the engine takes them."""
-    by_round: dict[int, dict[uuid.UUID, Game | Bye]] = defaultdict(dict)
+    by_round: dict[int, dict[uuid.UUID, Game | Bye | Forfeit]] = defaultdict(dict)
     for game in games:
         for player in game.seats:
             by_round[game.round][player] = game
+    for forfeit in forfeits:
+        for player in forfeit.seats:
+            by_round[forfeit.round][player] = forfeit
     for bye in byes:
         by_round[bye.round][bye.player] = bye
     score = {e.player: 0.0 for e in entrants}
     out: dict[uuid.UUID, dict[str, Any]] = {
-        e.player: {"color_hist": [], "float_history": [], "bye_count": 0} for e in entrants
+        e.player: {"color_hist": [], "float_history": [], "bye_count": 0, "forfeit_win_count": 0} for e in entrants
     }
     for rnd in range(1, round_number):
         before = dict(score)
         for player, entry in by_round.get(rnd, {}).items():
             record = out[player]
             if isinstance(entry, Bye):
-                record["bye_count"] += 1
                 record["float_history"].append("down")
-                score[player] += 1.0
+                if entry.half:  # FIDE's half-point bye: not the pairing-allocated bye
+                    score[player] += 0.5
+                else:
+                    record["bye_count"] += 1
+                    score[player] += 1.0
+                continue
+            if isinstance(entry, Forfeit):
+                won = entry.won(player)
+                record["float_history"].append("down" if won else "none")
+                if won:
+                    record["forfeit_win_count"] += 1
+                    score[player] += 1.0
                 continue
             seat = entry.seat_of(player)
             record["color_hist"].append("white" if seat == 0 else "black")
@@ -92,20 +111,24 @@ class DutchPairer:
         round_number: int,
         total_rounds: int,
         forbidden: Iterable[Pair] = (),
+        forfeits: Sequence[Forfeit] = (),
+        absent: Collection[uuid.UUID] = (),
     ) -> RoundPairing:
-        """The pairings of ``round_number``; ``PairingFailed`` when no legal pairing exists."""
+        """The pairings of ``round_number`` (``absent``: players who asked for a bye in it, left out);
+        ``PairingFailed`` when no legal pairing exists."""
         if not 1 <= round_number <= total_rounds:
             raise BadSettings(f"round {round_number} is outside the Swiss's rounds 1..{total_rounds}")
-        check_results(entrants, games, byes)
-        if any(g.round >= round_number for g in games) or any(b.round >= round_number for b in byes):
+        check_results(entrants, games, byes, forfeits)
+        if any(r >= round_number for r in [*(g.round for g in games), *(b.round for b in byes),
+                                           *(f.round for f in forfeits)]):
             raise BadSettings(f"results already given for round {round_number} or later")
         order = starting_order(entrants)
-        active = [e for e in order if e.active_in(round_number)]
+        active = [e for e in order if e.active_in(round_number) and e.player not in absent]
         if len(active) < 2:
             raise PairingFailed(f"round {round_number} has {len(active)} player(s) to pair")
         number = {e.player: i for i, e in enumerate(order, start=1)}
         by_number = {n: player for player, n in number.items()}
-        history = _history(entrants, games, byes, round_number)
+        history = _history(entrants, games, byes, round_number, forfeits)
         banned = met_pairs(games) | {unordered(a, b) for a, b in forbidden}
         players = [
             {
@@ -145,14 +168,16 @@ class DutchPairer:
             pairings=tuple(Pairing(table=i, seats=seats) for i, seats in enumerate(boards, start=1)),
             bye=bye,
         )
-        check_round(result, [e.player for e in active], banned, byes)
+        check_round(result, [e.player for e in active], banned, byes, forfeits)
         return result
 
 
 def check_round(
-    pairing: RoundPairing, active: Sequence[uuid.UUID], banned: set[Pair], byes: Sequence[Bye]
+    pairing: RoundPairing, active: Sequence[uuid.UUID], banned: set[Pair], byes: Sequence[Bye],
+    forfeits: Sequence[Forfeit] = (),
 ) -> None:
-    """Refuse a round that misplaces a player, repeats or forbids a pairing, or gives a needless second bye."""
+    """Refuse a round that misplaces a player, repeats or forbids a pairing, or gives the bye needlessly to a
+    player who had it or won by forfeit (a requested half-point bye does not count)."""
     placed = pairing.players()
     if sorted(placed, key=lambda p: p.int) != sorted(active, key=lambda p: p.int):
         raise PairingFailed(f"round {pairing.round}: not every active player is placed exactly once")
@@ -161,6 +186,6 @@ def check_round(
             raise PairingFailed(f"round {pairing.round}: {board.seats[0]} and {board.seats[1]} already met or are forbidden")
     if (pairing.bye is None) != (len(active) % 2 == 0):
         raise PairingFailed(f"round {pairing.round}: a bye is needed exactly when the count is odd")
-    had_bye = {b.player for b in byes}
+    had_bye = {b.player for b in byes if not b.half} | {f.seats[f.winner] for f in forfeits if f.winner is not None}
     if pairing.bye in had_bye and not set(active) <= had_bye:
         raise PairingFailed(f"round {pairing.round}: a second bye while others have had none")

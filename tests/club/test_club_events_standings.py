@@ -129,6 +129,8 @@ def test_the_json_shape_of_the_standings() -> None:
         "score": 1,
         "tiebreaks": [0, 0, 0, 50],
         "games": 1,
+        "forfeit_wins": 0,
+        "forfeit_losses": 0,
     }
 
 

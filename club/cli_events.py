@@ -1,4 +1,4 @@
-"""``python -m club events create|list|join|withdraw|start|next-round|repair|forbid|standings|show``: a
+"""``python -m club events create|list|join|withdraw|start|next-round|repair|forfeit|bye|forbid|standings|show``: a
 club night from the command line (``club.eventstore``); docs/club.md, "Club nights"."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import math
 import time
 from typing import Any
 
-from club import eventstore
+from club import eventhand, eventstore
 from club.cli_players import _who
 from club.database import connect, migrate
+from club.errors import BadRequest
 
 
 def add_parser(sub: Any) -> None:
@@ -57,14 +58,28 @@ def add_parser(sub: Any) -> None:
     repair.add_argument("pairing")
     repair.add_argument("players", nargs="+")
     repair.add_argument("--why", required=True)
+    forfeit = esub.add_parser("forfeit", help="score an unplayed or aborted pairing by hand: a win by forfeit, or "
+                                              "nobody scores")
+    forfeit.add_argument("event")
+    forfeit.add_argument("pairing")
+    who = forfeit.add_mutually_exclusive_group(required=True)
+    who.add_argument("--winner", metavar="PLAYER", help="the player who wins by forfeit (uuid or exact name)")
+    who.add_argument("--none", action="store_true", help="a double forfeit: both lose")
+    forfeit.add_argument("--why", required=True)
+    bye = esub.add_parser("bye", help="a Swiss player's requested half-point bye in a round not paired yet")
+    bye.add_argument("event")
+    bye.add_argument("player")
+    bye.add_argument("--round", type=int, metavar="R", help="the round (not the last one)")
+    bye.add_argument("--cancel", action="store_true", help="take back the player's requested bye")
+    bye.add_argument("--why", default="")
     forbid = esub.add_parser("forbid", help="never pair these two in this event")
     forbid.add_argument("event")
     forbid.add_argument("a")
     forbid.add_argument("b")
     forbid.add_argument("--why", required=True)
-    for p in (create, listing, show, table, join, withdraw, begin, nxt, repair, forbid):
+    for p in (create, listing, show, table, join, withdraw, begin, nxt, repair, forfeit, bye, forbid):
         p.add_argument("--database", required=True, metavar="DSN")
-    for p in (create, join, withdraw, begin, nxt, repair, forbid):
+    for p in (create, join, withdraw, begin, nxt, repair, forfeit, bye, forbid):
         p.add_argument("--by", default=_who(), help="who does it (logged; default: the login name)")
 
 
@@ -97,9 +112,10 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(body, indent=2, ensure_ascii=False))
                 return 0
-            print("  ".join(["rank", "score", *body["tiebreaks"], "games", "name"]))
+            print("  ".join(["rank", "score", *body["tiebreaks"], "games", "forfeits", "name"]))
             for r in body["standings"]:
-                print("  ".join(str(v) for v in [r["rank"], r["score"], *r["tiebreaks"], r["games"], r["name"]]))
+                forfeits = f"{r['forfeit_wins']}/{r['forfeit_losses']}"
+                print("  ".join(str(v) for v in [r["rank"], r["score"], *r["tiebreaks"], r["games"], forfeits, r["name"]]))
             return 0
         if command == "show":
             detail = eventstore.event_detail(conn, args.event)
@@ -111,7 +127,14 @@ def run(args: argparse.Namespace) -> int:
                 names = [x["name"] for x in p["players"]]
                 where = f"round {p['round']} board {p['board']}" if p["round"] is not None else f"board {p['board']}"
                 won = f"  {names[p['winner']]} won" if p["winner"] is not None and p["winner"] < len(names) else ""
-                print(f"  {where}: {' vs '.join(names)}  {p['state']}{'  at ' + p['table'] if p['table'] else ''}{won}")
+                if p["state"] == "forfeit":
+                    won = "  nobody scores" if p["forfeit_winner"] is None else f"  {names[p['forfeit_winner']]} wins"
+                elif p["half_bye"]:
+                    won = "  half a point (asked for)"
+                print(f"  {where}: {' vs '.join(names)}  {p['state']}{'  at ' + p['table'] if p['table'] else ''}{won}"
+                      f"  (pairing {p['uuid']})")
+            for asked in detail["bye_requests"]:
+                print(f"  {asked['name']} asked for a bye in round {asked['round']}")
             return 0
         if command == "join":
             for player in args.players:
@@ -131,6 +154,21 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if command == "repair":
             print(eventstore.repair(conn, args.event, args.pairing, args.players, now, actor=args.by, why=args.why))
+            return 0
+        if command == "forfeit":
+            eventhand.forfeit(conn, args.event, args.pairing, None if args.none else args.winner, now, actor=args.by,
+                              why=args.why)
+            print("scored by forfeit" if not args.none else "a double forfeit: nobody scores")
+            return 0
+        if command == "bye":
+            if args.cancel:
+                eventhand.cancel_bye(conn, args.event, args.player, now, actor=args.by, why=args.why)
+                print("the requested bye is taken back")
+                return 0
+            if args.round is None:
+                raise BadRequest("give the round of the bye (--round R)")
+            eventhand.request_bye(conn, args.event, args.player, args.round, now, actor=args.by, why=args.why)
+            print(f"a half-point bye in round {args.round}")
             return 0
         eventstore.forbid(conn, args.event, args.a, args.b, now, actor=args.by, why=args.why)
         print("forbidden")

@@ -61,6 +61,8 @@ def request_bye(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, rou
     round leaves them out. Refused in a round-robin or arena, for a round already paired or the last
     round, for a player not entered, withdrawn or not yet playing then, and for a second bye."""
     event = _key(event, "event")
+    if round_number < 1:
+        raise BadRequest("give the round of the bye: a number from 1")
     with conn.transaction():
         _lock(conn)
         state, kind, current, _ = _event_row(conn, event)

@@ -1,7 +1,7 @@
 """The club nights' pages: the public list and standings of events, the standings slides of the TV
 mode, and the director's event screen (entries, start, next round or a logged override, pairings by
-table and by name, results coming in, re-pairing and cancelling with a reason, byes, withdrawals,
-forbidden pairs, the log). Every write is a POST behind the director's session with its CSRF token
+table and by name, results coming in, re-pairing, cancelling or scoring by forfeit with a reason, byes
+and the half-point byes Swiss players ask for, withdrawals, forbidden pairs, the log). Every write is a POST behind the director's session with its CSRF token
 (``club.web.director.checked_form``); a refusal is shown with the hub's reason and changes nothing.
 Joining is the director's (here or ``python -m club events join``): a player walking in gives their
 name to the director, who adds them.
@@ -18,8 +18,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from club import eventstore
-from club.errors import ClubError, NotFound
+from club import eventhand, eventstore
+from club.errors import BadRequest, ClubError, NotFound
 from club.web import lang
 from club.web.director import checked_form, director_session
 from club.web.pages import pool
@@ -140,9 +140,23 @@ def events_router() -> APIRouter:
         c, k, f.get("pairing", ""), [p for p in (f.get("seat0", ""), f.get("seat1", "")) if p], now, DIRECTOR,
         f.get("why")))
     action("cancel", lambda c, k, f, now: eventstore.cancel(c, k, f.get("pairing", ""), now, DIRECTOR, f.get("why")))
+    action("forfeit", lambda c, k, f, now: eventhand.forfeit(c, k, f.get("pairing", ""), _winner(f), now, DIRECTOR,
+                                                             f.get("why")))
+    action("bye", lambda c, k, f, now: eventhand.request_bye(c, k, f.get("player", ""), _int(f.get("round"), -1) or -1,
+                                                             now, DIRECTOR, f.get("why")))
+    action("bye-cancel", lambda c, k, f, now: eventhand.cancel_bye(c, k, f.get("player", ""), now, DIRECTOR,
+                                                                   f.get("why")))
     action("forbid", lambda c, k, f, now: eventstore.forbid(c, k, f.get("a", ""), f.get("b", ""), now, DIRECTOR,
                                                             f.get("why")))
     return router
+
+
+def _winner(form: dict[str, str]) -> str | None:
+    """The forfeit form's winner: a player, or None for "nobody" (a double forfeit); a choice is required."""
+    chosen = form.get("winner", "").strip()
+    if not chosen:
+        raise BadRequest("choose who wins by forfeit, or nobody (a double forfeit)")
+    return None if chosen == "none" else chosen
 
 
 def _int(text: str | None, default: int | None = None) -> int | None:

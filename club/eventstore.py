@@ -531,5 +531,5 @@ def acknowledge(conn: Conn, kiosk: uuid.UUID, pairing: str, now: float) -> None:
             conn.execute("UPDATE event_pairings SET state = 'acknowledged', acknowledged_at = %s WHERE uuid = %s",
                          (now, key))
             _log(conn, event, now, "hub", "acknowledged", key)
-        elif state in ("moved", "cancelled"):
-            raise Conflict(f"the pairing was {state}" + (f" ({note})" if note else ""), state=state)
+        elif state in ("moved", "cancelled", "forfeit"):
+            raise Conflict(f"the pairing was {'scored by forfeit' if state == 'forfeit' else state}" + (f" ({note})" if note else ""), state=state)

@@ -140,3 +140,30 @@ def test_the_director_overrides_a_round_with_a_reason_in_the_browser(browser: Br
     page.wait_for_load_state("networkidle")
     assert "Anna asked to change seats" in page.locator("table.event-log").inner_text()
     page.context.close()
+
+
+def test_the_director_scores_a_forfeit_and_gives_a_bye_on_a_phone(browser: Browser, night: dict[str, Any]) -> None:
+    base, swiss = night["base"], night["swiss"]
+    page = _page(browser, "phone")
+    _log_in(page, base)
+    page.goto(base + f"/director/events/{swiss}")
+    row = page.locator("tr.actions").first
+    row.locator("summary").click()
+    form = row.locator("form.forfeit")
+    form.locator("select[name=winner]").select_option(index=1)
+    winner = form.locator("select[name=winner] option").nth(1).inner_text()
+    form.locator("input[name=why]").fill("the opponent <left> at the break")
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    form.locator("button").click()
+    page.wait_for_load_state("networkidle")
+    assert "the opponent <left> at the break" in page.locator("table.event-log").inner_text()
+    assert f"{winner} wins by forfeit" in page.locator("table.by-table").inner_text()
+    bye = page.locator("form.bye")
+    bye.locator("select[name=player]").select_option(index=2)
+    asked = bye.locator("select[name=player] option").nth(2).inner_text()
+    bye.locator("input[name=why]").fill("a wedding")
+    bye.locator("button").click()
+    page.wait_for_load_state("networkidle")
+    assert f"{asked}: round 3" in page.locator("ul.bye-requests").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    page.context.close()

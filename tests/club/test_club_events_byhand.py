@@ -84,7 +84,9 @@ def test_a_forfeit_counts_once_and_a_later_match_for_it_is_a_conflict(
     assert (rows[winner]["score"], rows[winner]["games"], rows[winner]["forfeit_wins"]) == (1, 0, 1)
     assert (rows[loser]["score"], rows[loser]["forfeit_losses"]) == (0, 1)
     assert rows[winner]["tiebreaks"] == [0, 0, 0, 0]  # no opponent for Buchholz and SB, nothing transferred
-    assert club.poll(0) is None  # the table is free again
+    assert club.poll(0) is None  # the table is free again, and its pairing is gone
+    late_ack = club.ack(0, a["uuid"])
+    assert late_ack.status_code == 409 and "scored by forfeit" in late_ack.json()["error"]["message"]
     # the table played it after all and uploads it: an ordinary verified match, listed as a conflict
     late = club.played(pools["none"], a)
     got = club.upload(0, {"players": [], "matches": [late]}).json()["matches"][0]

@@ -154,6 +154,8 @@ def test_the_director_scores_a_forfeit_and_gives_a_bye_on_a_phone(browser: Brows
     winner = form.locator("select[name=winner] option").nth(1).inner_text()
     form.locator("input[name=why]").fill("the opponent <left> at the break")
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    if os.environ.get("PAGE_SHOTS"):
+        row.screenshot(path=str(Path(os.environ["PAGE_SHOTS"]) / "director-forfeit-phone.png"))
     form.locator("button").click()
     page.wait_for_load_state("networkidle")
     assert "the opponent <left> at the break" in page.locator("table.event-log").inner_text()
@@ -165,5 +167,7 @@ def test_the_director_scores_a_forfeit_and_gives_a_bye_on_a_phone(browser: Brows
     bye.locator("button").click()
     page.wait_for_load_state("networkidle")
     assert f"{asked}: round 3" in page.locator("ul.bye-requests").inner_text()
+    if os.environ.get("PAGE_SHOTS"):
+        page.locator("ul.bye-requests").screenshot(path=str(Path(os.environ["PAGE_SHOTS"]) / "director-byes-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
     page.context.close()

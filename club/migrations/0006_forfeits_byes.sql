@@ -25,3 +25,6 @@ UPDATE events SET tiebreaks = ARRAY['performance'] || ARRAY(
         SELECT t FROM unnest(tiebreaks) WITH ORDINALITY AS x(t, n)
         WHERE t NOT IN ('buchholz', 'sonneborn-berger', 'direct-encounter', 'performance') ORDER BY n)
     WHERE format = 'arena' AND tiebreaks && ARRAY['buchholz', 'sonneborn-berger', 'direct-encounter'];
+
+-- players joining from their phones: the code shown on the director's screen and the TV (null: closed)
+ALTER TABLE events ADD COLUMN join_code text CHECK (join_code ~ '^[0-9]{6}$');

@@ -3,8 +3,8 @@ mode, and the director's event screen (entries, start, next round or a logged ov
 table and by name, results coming in, re-pairing, cancelling or scoring by forfeit with a reason, byes
 and the half-point byes Swiss players ask for, withdrawals, forbidden pairs, the log). Every write is a POST behind the director's session with its CSRF token
 (``club.web.director.checked_form``); a refusal is shown with the hub's reason and changes nothing.
-Joining is the director's (here or ``python -m club events join``): a player walking in gives their
-name to the director, who adds them.
+Joining is the director's (here or ``python -m club events join``), or a player's own on ``/join`` with
+the code the director's screen and the TV show (``club.joincode``).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from club import eventhand, eventstore
+from club import eventhand, eventstore, joincode
 from club.errors import BadRequest, ClubError, NotFound
 from club.web import lang
-from club.web.director import checked_form, director_session
+from club.web.director import _form, checked_form, director_session
 from club.web.pages import pool
 from club.web.render import SECURITY_HEADERS, environment, language_of, page
 
@@ -47,16 +47,29 @@ def _detail(request: Request, key: str) -> dict[str, Any] | None:
 
 
 def tv_standings(request: Request) -> list[dict[str, Any]]:
-    """The running events' standings for the TV's rotation (the newest first)."""
+    """The running events' standings for the TV's rotation (the newest first), and the open ones players
+    can join by code, each with its join code (or None)."""
     with pool(request).connection() as conn:
-        running = [e for e in eventstore.list_events(conn) if e["state"] == "running"][:TV_EVENTS]
-        return [eventstore.event_detail(conn, e["uuid"]) for e in running]
+        shown = [e for e in eventstore.list_events(conn) if e["state"] == "running"
+                 or (e["state"] == "open" and joincode.code_of(conn, e["uuid"]))][:TV_EVENTS]
+        return [{**eventstore.event_detail(conn, e["uuid"]), "join_code": joincode.code_of(conn, e["uuid"])}
+                for e in shown]
 
 
-def standings_fragment(event: dict[str, Any], language: str) -> str:
-    """One event's standings as the TV's slide."""
+def standings_fragment(event: dict[str, Any], language: str, join_url: str = "") -> str:
+    """One event's standings as the TV's slide (with the join code and where to type it, when open)."""
     t = lang.texts(language)
-    return environment().get_template("_event_standings.html").render(_=t._, n_=t.n_, event=event, tv=True)
+    return environment().get_template("_event_standings.html").render(_=t._, n_=t.n_, event=event, tv=True,
+                                                                     join_url=join_url)
+
+
+def _guard(request: Request) -> joincode.Guard:
+    """The app's guard against guessed join codes (made on first use)."""
+    guard = getattr(request.app.state, "join_guard", None)
+    if guard is None:
+        guard = request.app.state.join_guard = joincode.Guard()
+    assert isinstance(guard, joincode.Guard)
+    return guard
 
 
 def events_router() -> APIRouter:
@@ -74,12 +87,35 @@ def events_router() -> APIRouter:
         found = _detail(request, key)
         if found is None:
             return page(request, "missing.html", status=404, what="event")
-        return page(request, "event.html", event=found, now=_now(request))
+        with pool(request).connection() as conn:
+            joinable = joincode.code_of(conn, key) is not None
+        return page(request, "event.html", event=found, now=_now(request), joinable=joinable)
+
+    @router.get("/join")
+    def join_page(request: Request) -> Response:
+        return _join_page(request)
+
+    @router.post("/join")
+    async def self_join(request: Request) -> Response:
+        form = await _form(request)
+
+        def run() -> None:
+            with pool(request).connection() as conn:
+                joincode.self_join(conn, _guard(request), form.get("event", ""), form.get("player", ""),
+                                   form.get("code", ""), _now(request))
+
+        try:
+            await run_in_threadpool(run)
+        except ClubError as exc:
+            return _join_page(request, problem=exc.message, status=exc.status, chosen=form.get("event"))
+        return RedirectResponse(f"/events/{form.get('event', '')}?joined=1", status_code=303)
 
     @router.get("/tv/standings")
     def tv(request: Request) -> JSONResponse:
         language = language_of(request)
-        slides = [{"key": f"event-{e['uuid']}", "html": standings_fragment(e, language)} for e in tv_standings(request)]
+        where = str(request.base_url) + "join"
+        slides = [{"key": f"event-{e['uuid']}", "html": standings_fragment(e, language, where)}
+                  for e in tv_standings(request)]
         return JSONResponse({"slides": slides}, headers=SECURITY_HEADERS)
 
     @router.get("/director/events")
@@ -146,6 +182,8 @@ def events_router() -> APIRouter:
                                                              now, DIRECTOR, f.get("why")))
     action("bye-cancel", lambda c, k, f, now: eventhand.cancel_bye(c, k, f.get("player", ""), now, DIRECTOR,
                                                                    f.get("why")))
+    action("join-code", lambda c, k, f, now: joincode.new_code(c, k, now, DIRECTOR))
+    action("join-code-close", lambda c, k, f, now: joincode.close(c, k, now, DIRECTOR))
     action("forbid", lambda c, k, f, now: eventstore.forbid(c, k, f.get("a", ""), f.get("b", ""), now, DIRECTOR,
                                                             f.get("why")))
     return router
@@ -184,6 +222,7 @@ def _screen(request: Request, key: str, csrf: str, *, problem: str | None = None
         others = [{"uuid": str(r[0]), "name": r[1]} for r in conn.execute(
             "SELECT uuid, name FROM players WHERE merged_into IS NULL ORDER BY lower(name), uuid")
             if str(r[0]) not in entered]
+        code = joincode.code_of(conn, key)
     by_name = []
     open_states = ("waiting", "offered", "acknowledged", "aborted")
     for e in sorted(found["entrants"], key=lambda e: e["name"].lower()):
@@ -203,4 +242,17 @@ def _screen(request: Request, key: str, csrf: str, *, problem: str | None = None
         entry["time"] = dt.datetime.fromtimestamp(entry["at"], dt.UTC).strftime("%H:%M:%S")
         entry["what"] = players_of.get(entry["pairing"]) if entry["pairing"] else None  # whose pairing
     return page(request, "director/event.html", status=status, csrf=csrf, event=found, others=others,
-                by_name=by_name, shown=shown, recent=recent, problem=problem, now=_now(request))
+                by_name=by_name, shown=shown, recent=recent, problem=problem, now=_now(request), join_code=code,
+                join_url=str(request.base_url) + "join")
+
+
+def _join_page(request: Request, *, problem: str | None = None, status: int = 200, chosen: str | None = None) -> Response:
+    """``/join``: the events players can join by code, each with the names not entered yet."""
+    with pool(request).connection() as conn:
+        events = []
+        for key, name in joincode.open_events(conn):
+            names = [{"uuid": str(r[0]), "name": r[1]} for r in conn.execute(
+                "SELECT uuid, name FROM players p WHERE merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM"
+                " event_entrants e WHERE e.event = %s AND e.player = p.uuid) ORDER BY lower(name), uuid", (key,))]
+            events.append({"uuid": str(key), "name": name, "players": names})
+    return page(request, "join.html", status=status, events=events, problem=problem, chosen=chosen)

@@ -1,0 +1,125 @@
+"""A player's self-join guarded by a short code (docs/club.md, "Joining from a phone"): the director
+opens joining by code for an event, the director's screen and the TV show the six-digit code, and a
+player at the club picks their name on ``/join`` and types it.
+
+The code is never in the public pages or the API; a wrong code changes nothing. Guessing is slowed by
+``Guard``: after ``MAX_WRONG`` wrong codes for an event within ``WINDOW_S`` seconds, every try for it
+is refused until the window has passed. The director can give a new code (the old one stops working)
+or close joining by code. Joining itself is ``eventstore.join``'s, with its refusals (entries closed,
+already entered, withdrew) and its log line (actor ``player (join code)``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import uuid
+from collections import defaultdict, deque
+
+from club.errors import BadRequest, ClubError, Conflict
+from club.events.rules import Format
+from club.eventstore import Conn, _event_row, _key, _lock, _log, join
+
+DIGITS = 6
+MAX_WRONG = 10
+WINDOW_S = 60.0
+SELF = "player (join code)"
+"""The actor the log names for a self-join."""
+
+
+class WrongCode(ClubError):
+    """A join code that is not the event's (or joining by code is closed)."""
+
+    status = 403
+    code = "wrong_code"
+
+
+class TooManyTries(ClubError):
+    """Too many wrong codes for an event lately: wait."""
+
+    status = 429
+    code = "too_many_tries"
+
+
+class Guard:
+    """Wrong codes per event in the last ``WINDOW_S`` seconds (in memory: a restart forgets them)."""
+
+    def __init__(self) -> None:
+        self._wrong: dict[uuid.UUID, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def check(self, event: uuid.UUID, now: float) -> None:
+        """Refuse (TooManyTries) while ``MAX_WRONG`` wrong codes for ``event`` lie within the window."""
+        with self._lock:
+            recent = self._wrong[event]
+            while recent and recent[0] <= now - WINDOW_S:
+                recent.popleft()
+            if len(recent) >= MAX_WRONG:
+                raise TooManyTries(f"too many wrong codes for this event: try again in a minute "
+                                   f"(at most {MAX_WRONG} a minute)")
+
+    def wrong(self, event: uuid.UUID, now: float) -> None:
+        """Count a wrong code."""
+        with self._lock:
+            self._wrong[event].append(now)
+
+
+def accepting(state: str, format: str) -> bool:
+    """Whether an event in ``state`` takes new entries (a round-robin's close at its start)."""
+    return state == "open" or (state == "running" and format != Format.ROUND_ROBIN.value)
+
+
+def new_code(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> str:
+    """Open joining by code for ``event`` with a fresh code (any earlier one stops working); the code."""
+    key = _key(event, "event")
+    code = f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
+    with conn.transaction():
+        _lock(conn)
+        state, kind, _, _ = _event_row(conn, key)
+        if not accepting(state, kind):
+            raise Conflict("this event takes no more entries")
+        conn.execute("UPDATE events SET join_code = %s WHERE uuid = %s", (code, key))
+        _log(conn, key, now, actor, "join-code", why="players may join with the code shown at the club")
+    return code
+
+
+def close(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> None:
+    """Close joining by code for ``event``."""
+    key = _key(event, "event")
+    with conn.transaction():
+        _lock(conn)
+        _event_row(conn, key)
+        conn.execute("UPDATE events SET join_code = NULL WHERE uuid = %s", (key,))
+        _log(conn, key, now, actor, "join-code-closed")
+
+
+def code_of(conn: Conn, event: uuid.UUID | str) -> str | None:
+    """The event's join code while it takes entries (None: closed), for the director's screen and the TV."""
+    row = conn.execute("SELECT join_code, state, format FROM events WHERE uuid = %s",
+                       (_key(event, "event"),)).fetchone()
+    if row is None or row[0] is None or not accepting(row[1], row[2]):
+        return None
+    return str(row[0])
+
+
+def open_events(conn: Conn) -> list[tuple[uuid.UUID, str]]:
+    """The events players can join by code now: (uuid, name), newest first."""
+    rows = conn.execute("SELECT uuid, name, state, format FROM events WHERE join_code IS NOT NULL"
+                        " ORDER BY created_at DESC, uuid").fetchall()
+    return [(r[0], r[1]) for r in rows if accepting(r[2], r[3])]
+
+
+def self_join(conn: Conn, guard: Guard, event: uuid.UUID | str, player: str, code: str, now: float) -> None:
+    """Enter ``player`` in ``event`` when ``code`` is the event's join code; WrongCode (counted by
+    ``guard``), TooManyTries, or ``eventstore.join``'s refusals otherwise, changing nothing."""
+    key = _key(event, "event")
+    guard.check(key, now)
+    typed = "".join(code.split())
+    if not player.strip():
+        raise BadRequest("pick your name")
+    held = code_of(conn, key)
+    if held is None or not typed.isdigit() or not hmac.compare_digest(typed.encode(), held.encode()):
+        guard.wrong(key, now)
+        raise WrongCode("that is not this event's code: it is shown on the club's screen")
+    join(conn, key, player, now, actor=SELF)

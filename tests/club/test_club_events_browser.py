@@ -21,7 +21,7 @@ import pytest
 from club_events_support import NAMES, FakeClock, SimTable, free_port, match_pools, serve_at, stop_served
 from test_club_page_browser import PASSWORD, SIZES
 
-from club import eventstore
+from club import eventstore, joincode
 from club.app import create_app
 from club.cli import main as club_main
 from club.tokens import add_kiosk
@@ -72,7 +72,7 @@ def night(dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[s
         if state["round"] == 2 and sum(p["state"] == "played" for p in state["pairings"] if p["round"] == 2) >= 2:
             break
     try:
-        yield {"base": base, "swiss": swiss, "arena": arena, "clock": clock}
+        yield {"base": base, "swiss": swiss, "arena": arena, "clock": clock, "dsn": dsn}
     finally:
         stop_served(served)
 
@@ -171,3 +171,30 @@ def test_the_director_scores_a_forfeit_and_gives_a_bye_on_a_phone(browser: Brows
         page.locator("ul.bye-requests").screenshot(path=str(Path(os.environ["PAGE_SHOTS"]) / "director-byes-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
     page.context.close()
+
+
+def test_a_player_joins_the_arena_from_a_phone_with_the_code_on_the_tv(browser: Browser, night: dict[str, Any]) -> None:
+    base, arena = night["base"], night["arena"]
+    with psycopg.connect(night["dsn"]) as conn:
+        code = joincode.new_code(conn, arena, night["clock"].t)
+    tv = _page(browser, "wide")
+    tv.goto(base + "/tv?every=2")
+    tv.wait_for_selector(f'.standings-slot:not([hidden]) section[data-event="{arena}"] .join-code', timeout=20_000)
+    shown = tv.locator(f'section[data-event="{arena}"] .join-code').inner_text()
+    assert code in shown and base + "/join" in shown
+    if os.environ.get("PAGE_SHOTS"):
+        tv.screenshot(path=str(Path(os.environ["PAGE_SHOTS"]) / "tv-join-code-wide.png"))
+    tv.context.close()
+    phone = _page(browser, "phone")
+    phone.goto(base + "/join")
+    form = phone.locator(f'section[data-event="{arena}"] form')
+    form.locator("select[name=player]").select_option(label="Lior <b>")
+    form.locator("input[name=code]").fill(code)
+    assert phone.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    if os.environ.get("PAGE_SHOTS"):
+        phone.screenshot(path=str(Path(os.environ["PAGE_SHOTS"]) / "join-phone.png"), full_page=True)
+    form.locator("button").click()
+    phone.wait_for_url(f"**/events/{arena}?joined=1")
+    assert "You are entered" in phone.locator("main").inner_text()
+    assert phone.locator('td.name:text-is("Lior <b>")').count() == 1
+    phone.context.close()

@@ -11,8 +11,8 @@ acknowledgement (one pairing at a time). The frame loop never waits: it reads th
 
 The same rounds carry the players' joins (``kiosk.club.joins``): the joins pressed since the last
 round are kept in the journal first (through the store's writer), the answer's list of events
-taking entries is kept and shown, then every join the hub has not answered is sent with its key
-(``POST /api/v1/kiosk/events/{uuid}/entrants``) and its answer kept. A join pressed wakes the worker
+taking entries is kept and shown, and after the pairing's work every join the hub has not answered is
+sent with its key (``POST /api/v1/kiosk/events/{uuid}/entrants``) and its answer kept. A join pressed wakes the worker
 (a round now); with the hub away it stays in the journal and is sent at the first round it answers.
 """
 
@@ -107,6 +107,7 @@ class AssignmentWorker(RoundThread[AssignmentState]):
         rounds = self.state.rounds + 1
         try:
             did = self._ask()
+            self._send_joins()  # after the pairing's acknowledgement: a join that fails never holds it up
             shown = self.access.read(open_pairing)
             self.box.show(shown)
         except (ClubSyncError, KioskStoreError) as exc:
@@ -137,7 +138,6 @@ class AssignmentWorker(RoundThread[AssignmentState]):
         if "pairing" not in answer:
             raise HubUnreachable("the hub's assignment answer has no pairing")
         self._take_joinable(answer.get("joinable"))
-        self._send_joins()
         held = self.box.held()
         if answer["pairing"] is None:
             if kept is not None and kept.uuid not in held:

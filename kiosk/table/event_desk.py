@@ -119,7 +119,9 @@ class EventDesk:
 
     def home_press(self, start: bool) -> do.Intent:
         """What a press at the home screen asks for: ``start`` (ACCEPT or START) is the pairing's Start when
-        one is shown, else a new match; any other press nothing."""
+        one is shown, else a new match; any other press (or any while a name is picked to join) nothing."""
+        if self.joins.joining is not None:
+            return do.Noop()
         return (self.home_intent() or do.NewMatch()) if start else do.Noop()
 
     def seats_fixed(self) -> bool:

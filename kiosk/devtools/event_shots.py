@@ -77,8 +77,14 @@ def join_scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def home_join_refused() -> None:
         _joinable(app, _join(0, "Anna", "refused", "withdrawn"), _join(1, "Bogdan", "refused", "closed"))
 
+    def home_pairing_joined() -> None:  # a pairing came meanwhile: the notices under the buttons
+        box = _joinable(app, _join(0, "Chloe", "joined", round_=3), _join(1, "Dae-jung"))
+        box.show(_offer(app, SWISS, "swiss", "Friday Swiss", 3, False))
+        app.controller.events.box = box
+
     return {"home-join": home_join, "picker-join": picker_join, "home-join-waiting": home_join_waiting,
-            "home-joined": home_joined, "home-join-refused": home_join_refused}
+            "home-joined": home_joined, "home-join-refused": home_join_refused,
+            "home-pairing-joined": home_pairing_joined}
 
 
 def event_scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:

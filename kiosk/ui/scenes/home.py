@@ -1,7 +1,8 @@
 """The home screen: New match, Play the computer, the leaderboard (with a journal), Rules, Settings, the
 four languages — in table orientation on each half, facing its edge (what a half opens faces that seat).
 With a club event taking entries, "Join <event>" beside New match and Play the computer on each half;
-what became of a join pressed on a half is shown there where the title was, in that seat's language."""
+what became of a join pressed on a half is shown there where the title was (under the buttons beside a
+pairing), in that seat's language."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from kiosk.ui import theme
 from kiosk.ui.part import Part
 from kiosk.ui.scenes.banner import banner_rect, warning_lines
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.join_strip import draw_join_notice, join_label
+from kiosk.ui.scenes.join_strip import draw_join_notice, join_label, join_notice, notice_colour
 from kiosk.ui.scenes.pairing_strip import draw_pairing
 from kiosk.ui.widgets import Hotspot, draw_button, text
 
@@ -59,10 +60,11 @@ class Home(Scene):
             bh = max(48, min(lh // 5, 56))
             rows_h = 3 * bh + 3 * gap
             line = ui.legend or (ui.status_line.split("\n")[3] if ui.status_line.count("\n") >= 3 else ui.status_line)
-            head = max(28, lh - rows_h - gap - (20 if seat == 0 and line else 0))
             events = context.controller.events
-            pairing = events.offered()  # a club event's pairing replaces the title, then a join's notice
+            pairing = events.offered()  # a club event's pairing replaces the title, else a join's notice does
             notice = events.joins.notice(seat)
+            below = notice is not None and pairing is not None  # beside a pairing: the notice under the buttons
+            head = max(28, lh - rows_h - gap - (20 if (seat == 0 and line) or below else 0))
             if pairing is not None:
                 mine += draw_pairing(local, pygame.Rect(0, 0, lw, head), t, pairing)
             elif notice is not None:
@@ -89,7 +91,10 @@ class Home(Scene):
                     draw_button(local, rect, label, primary=primary)
                     mine.append(Hotspot(rect, intent))
                 y += bh + gap
-            if seat == 0 and line:  # the simulator's keys, or the buttons' state
+            if below and notice is not None:  # in the line the buttons' state takes on Player 1's half
+                text(local, join_notice(context.t_for(seat), *notice), pygame.Rect(56, y, lw - 112, 20), 16,
+                     notice_colour(notice[0]))
+            elif seat == 0 and line:  # the simulator's keys, or the buttons' state
                 text(local, line, pygame.Rect(56, y, lw - 112, 20), 16, theme.TEXT_DIM)
             part.add(mine)
             spots += part.put(surface)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -31,8 +32,8 @@ from kiosk.timesource import FakeClock
 from kiosk.ui.scenes.picker import Picker
 
 S = NS_PER_S
-SWISS = {"uuid": "0192aaaa-0000-7000-8000-000000000009", "name": "Friday Swiss", "format": "swiss", "round": 2}
-ARENA = {"uuid": "0192aaaa-0000-7000-8000-00000000000a", "name": "Arena night", "format": "arena", "round": None}
+SWISS: dict[str, Any] = {"uuid": "0192aaaa-0000-7000-8000-000000000009", "name": "Friday Swiss", "format": "swiss", "round": 2}
+ARENA: dict[str, Any] = {"uuid": "0192aaaa-0000-7000-8000-00000000000a", "name": "Arena night", "format": "arena", "round": None}
 
 
 @pytest.fixture

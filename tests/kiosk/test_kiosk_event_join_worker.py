@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from event_hub_support import TOKEN, EventHub
@@ -23,7 +24,7 @@ from kiosk.store.schema import EVENT_JOINS, MIGRATIONS, SCHEMA_VERSION
 
 S = NS_PER_S
 ANNA = "11111111-1111-4111-8111-111111111111"
-SWISS = {"uuid": "0192aaaa-0000-7000-8000-000000000009", "name": "Friday Swiss", "format": "swiss", "round": 2}
+SWISS: dict[str, Any] = {"uuid": "0192aaaa-0000-7000-8000-000000000009", "name": "Friday Swiss", "format": "swiss", "round": 2}
 EVENT = JoinableEvent(SWISS["uuid"], "Friday Swiss", "swiss", 2)
 
 

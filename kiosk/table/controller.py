@@ -555,7 +555,7 @@ class Controller:
         closed = ui.owner.keypad is not None or ui.owner.confirm_stop  # nobody finished the admin exit
         if closed:
             self.owner.close()
-        if ui.screen == Screen.HOME and self.session is None:
+        if ui.screen == Screen.HOME and self.session is None and ui.records.picker is None:  # a join's picker closes
             return closed
         s = self.session
         if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (

@@ -180,6 +180,19 @@ def test_cancel_closes_the_picker_and_a_match_starts_as_before(journal: Journal,
     assert hub.joins == []
 
 
+def test_the_join_picker_closes_after_a_while_without_input(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    assert app.ui.records.picker == 0
+    assert isinstance(app.clock, FakeClock)
+    app.clock.advance(app.config.kiosk.idle_return_seconds + 1)
+    app.step(wait=False)
+    assert app.ui.records.picker is None and app.controller.events.joins.joining is None
+    assert intents_on_screen(app, do.JoinEvent) != [] and hub.joins == []
+
+
 def test_no_club_no_join(journal: Journal) -> None:
     app = open_app(journal, FakeClock(10 * S))
     app.step(wait=False)

@@ -50,6 +50,11 @@ class EventHub:
         self.join_status = 200
         """The status of the answers to joins (a 5xx: the join is not taken)."""
         self.answers: dict[str, dict[str, Any]] = {}
+        self.hold = threading.Event()
+        """Set: an assignment request is held (not answered) until ``release`` is set (a hub that hangs)."""
+        self.held = threading.Event()
+        """Set once a request is being held."""
+        self.release = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="event-hub", daemon=True)
@@ -105,6 +110,9 @@ def _handler(hub: EventHub) -> type[BaseHTTPRequestHandler]:
             if self.path != "/api/v1/kiosk/assignment":
                 self._answer(404, {"error": {"code": "not_found", "message": "no such page"}})
                 return
+            if hub.hold.is_set():
+                hub.held.set()
+                hub.release.wait(30)
             with hub.lock:
                 hub.asks += 1
                 answer: dict[str, Any] = {"pairing": hub.pairing}

@@ -10,20 +10,23 @@ A different pairing while one is kept is taken only once the hub refuses the kep
 acknowledgement (one pairing at a time). The frame loop never waits: it reads the ``PairingBox``.
 
 The same rounds carry the players' joins (``kiosk.club.joins``): the joins pressed since the last
-round are kept in the journal first (through the store's writer), the answer's list of events
-taking entries is kept and shown, and after the pairing's work every join the hub has not answered is
-sent with its key (``POST /api/v1/kiosk/events/{uuid}/entrants``) and its answer kept. A join pressed wakes the worker
-(a round now); with the hub away it stays in the journal and is sent at the first round it answers.
+round are kept in the journal first (through the store's writer; a press also wakes a small thread
+that keeps it at once, whatever the round waits for), the answer's list of events taking entries is
+kept and shown, and after the pairing's work every join the hub has not answered is sent with its
+key (``POST /api/v1/kiosk/events/{uuid}/entrants``) and its answer kept. A press wakes the rounds too
+(a round now); with the hub away the join stays in the journal and is sent at the first round it answers.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Self
 
 from engine import NS_PER_S
 from hardware.backoff import Backoff
@@ -89,7 +92,38 @@ class AssignmentWorker(RoundThread[AssignmentState]):
         self.wall_clock = wall_clock
         self.backoff = backoff
         self.interval_ns = interval_ns
-        box.joins.wake = self.poke
+        box.joins.wake = self._pressed
+        self._joins_due = threading.Event()
+        self._joins_thread: threading.Thread | None = None
+
+    def start(self) -> Self:
+        """The rounds' thread, and a small one keeping each join pressed in the journal at once (a round may
+        be waiting for the hub for as long as a request's timeout)."""
+        self._joins_thread = threading.Thread(target=self._keep_joins_soon, name="club-joins", daemon=True)
+        self._joins_thread.start()
+        return super().start()
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        super().stop(timeout_s)
+        self._joins_due.set()
+        if self._joins_thread is not None:
+            self._joins_thread.join(timeout_s)
+
+    def _pressed(self) -> None:
+        """A join was pressed: keep it in the journal now, and a round now to send it."""
+        self._joins_due.set()
+        self.poke()
+
+    def _keep_joins_soon(self) -> None:
+        while not self._stop.is_set():
+            self._joins_due.wait(60.0)
+            self._joins_due.clear()
+            if self._stop.is_set():
+                return
+            try:
+                self._keep_joins()
+            except Exception as exc:  # kept in the box: the next round keeps it (and says why it could not)
+                self._say(f"club event: a join could not be kept in the journal now ({_why(exc)})")
 
     def _before_rounds(self) -> None:
         self.load()  # a restart shows the journal's unstarted pairing before the hub answers

@@ -6,9 +6,11 @@ was away, refusals kept, a restart with the hub away, and the journal of the ver
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from event_hub_support import TOKEN, EventHub
@@ -23,6 +25,7 @@ from kiosk.store.journal import Journal
 from kiosk.store.schema import EVENT_JOINS, MIGRATIONS, SCHEMA_VERSION
 
 S = NS_PER_S
+R = TypeVar("R")
 ANNA = "11111111-1111-4111-8111-111111111111"
 SWISS: dict[str, Any] = {"uuid": "0192aaaa-0000-7000-8000-000000000009", "name": "Friday Swiss", "format": "swiss", "round": 2}
 EVENT = JoinableEvent(SWISS["uuid"], "Friday Swiss", "swiss", 2)
@@ -115,6 +118,41 @@ def test_a_join_pressed_with_the_hub_away_waits_in_the_journal_and_goes_with_the
     assert [body["key"] for _, body in hub.joins] == [join.key, join.key]  # the 503's try and the one answered
     assert len(hub.answers) == 1
     assert rows(journal, "SELECT result FROM event_joins") == [("joined",)]
+
+
+class Watched(DirectAccess):
+    """The journal on the caller's thread; ``written`` is set after each write."""
+
+    def __init__(self, journal: Journal) -> None:
+        super().__init__(journal.database)
+        self.written = threading.Event()
+
+    def write(self, fn: Callable[[sqlite3.Connection], R]) -> R:
+        value = super().write(fn)
+        self.written.set()
+        return value
+
+
+def test_a_join_is_kept_at_once_while_the_round_waits_for_a_hub_that_hangs(journal: Journal, hub: EventHub) -> None:
+    hub.joinable = [SWISS]
+    access = Watched(journal)
+    w = AssignmentWorker(access, HubClient(hub.url, TOKEN, timeout_s=30), PairingBox(), clock=time.monotonic_ns,
+                         wall_clock=lambda: 1_764_690_000.0)
+    hub.hold.set()
+    w.start()
+    try:
+        assert hub.held.wait(10)  # the round waits for the hub's answer
+        access.written.clear()
+        join = new_join(EVENT, 1, ANNA, "Anna", 0, 1_764_690_001.0)
+        w.box.joins.queue(join)
+        assert access.written.wait(10)
+        with journal.database.read() as conn:
+            assert [j.key for j in unsent_joins(conn)] == [join.key]
+        assert not hub.release.is_set() and hub.joins == []  # kept while the round still waits
+    finally:
+        hub.hold.clear()
+        hub.release.set()
+        w.stop()
 
 
 def test_refusals_are_kept_with_their_reason_and_not_sent_again(journal: Journal, hub: EventHub) -> None:

@@ -1,5 +1,5 @@
-"""The events' HTTP API: a table's assignment and its acknowledgement (docs/events-protocol.md), and the
-events' public reads (``GET /api/v1/events``, ``GET /api/v1/events/ID/standings``).
+"""The events' HTTP API: a table's assignment and its acknowledgement, a player's join at a table
+(docs/events-protocol.md), and the events' public reads (``GET /api/v1/events``, ``GET /api/v1/events/ID/standings``).
 
 The scheduler (``eventstore.tick``) runs on each assignment poll and after each stored upload, with
 the application's clock; there is no background timer: a pairing can only be given to a table that
@@ -19,7 +19,8 @@ from fastapi import APIRouter, Request
 from psycopg_pool import ConnectionPool, PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from club import eventstore
+from club import eventjoin, eventstore
+from club.errors import BadRequest
 from club.tokens import Kiosk, authenticate, bearer
 
 log = logging.getLogger("club.events")
@@ -65,13 +66,28 @@ def events_router() -> APIRouter:
     async def assignment(request: Request) -> dict[str, Any]:
         kiosk = await run_in_threadpool(_kiosk, request)
 
-        def work() -> dict[str, Any] | None:
+        def work() -> dict[str, Any]:
             with _pool(request).connection() as conn:
                 eventstore.seen(conn, kiosk.uuid, now_of(request))
                 eventstore.tick(conn, now_of(request), busy_tables(request))
-                return eventstore.assignment(conn, kiosk.uuid)
+                return {"pairing": eventstore.assignment(conn, kiosk.uuid), "joinable": eventjoin.joinable(conn)}
 
-        return {"pairing": await run_in_threadpool(work)}
+        return await run_in_threadpool(work)
+
+    @router.post("/api/v1/kiosk/events/{event}/entrants")
+    async def join_at_table(request: Request, event: str) -> dict[str, Any]:
+        kiosk = await run_in_threadpool(_kiosk, request)
+        try:
+            body = await request.json()
+        except ValueError:
+            raise BadRequest("the body is not JSON") from None
+        join = eventjoin.parse_join(body)
+
+        def work() -> dict[str, Any]:
+            with _pool(request).connection() as conn:
+                return eventjoin.join_at_table(conn, kiosk, event, join, now_of(request))
+
+        return await run_in_threadpool(work)
 
     @router.post("/api/v1/kiosk/assignment/{key}/ack")
     async def acknowledge(request: Request, key: str) -> dict[str, Any]:

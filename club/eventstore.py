@@ -130,8 +130,10 @@ def _event_row(conn: Conn, event: uuid.UUID) -> tuple[Any, ...]:
     return tuple(row)
 
 
-def join(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director") -> None:
-    """Enter ``player``: before the start, or late in a running Swiss (from the next round) or arena."""
+def join(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director",
+         **detail: object) -> None:
+    """Enter ``player``: before the start, or late in a running Swiss (from the next round) or arena
+    (``detail``: more for the log's row, e.g. the table a player joined at and the join's key)."""
     event = _key(event, "event")
     with conn.transaction():
         _lock(conn)
@@ -152,7 +154,7 @@ def join(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float
         joined_round = current + 1 if state == "running" and kind == Format.SWISS.value else 1
         conn.execute("INSERT INTO event_entrants (event, player, draw, rating, joined_at, joined_round)"
                      " VALUES (%s,%s,%s,%s,%s,%s)", (event, who, draw[0], rating[0], now, joined_round))
-        _log(conn, event, now, actor, "joined", player=str(who), round=joined_round)
+        _log(conn, event, now, actor, "joined", None, None, player=str(who), round=joined_round, **detail)
 
 
 def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director",

@@ -65,9 +65,17 @@ class Guard:
             self._wrong[event].append(now)
 
 
-def accepting(state: str, format: str) -> bool:
-    """Whether an event in ``state`` takes new entries (a round-robin's close at its start)."""
-    return state == "open" or (state == "running" and format != Format.ROUND_ROBIN.value)
+def accepting(state: str, format: str, current_round: int, rounds: int | None) -> bool:
+    """Whether an event takes new entries (as at a table, ``club.eventjoin``): open, a running arena, a
+    running Swiss with a round left to pair; a round-robin's close at its start."""
+    if state == "open":
+        return True
+    if state != "running":
+        return False
+    return format == Format.ARENA.value or (format == Format.SWISS.value and current_round < (rounds or 0))
+
+
+_EVENT = "SELECT join_code, state, format, current_round, rounds FROM events"
 
 
 def new_code(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> str:
@@ -76,8 +84,9 @@ def new_code(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "direc
     code = f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
     with conn.transaction():
         _lock(conn)
-        state, kind, _, _ = _event_row(conn, key)
-        if not accepting(state, kind):
+        state, kind, current, _ = _event_row(conn, key)
+        rounds = conn.execute("SELECT rounds FROM events WHERE uuid = %s", (key,)).fetchone()
+        if not accepting(state, kind, current, None if rounds is None else rounds[0]):
             raise Conflict("this event takes no more entries")
         conn.execute("UPDATE events SET join_code = %s WHERE uuid = %s", (code, key))
         _log(conn, key, now, actor, "join-code", why="players may join with the code shown at the club")
@@ -96,18 +105,17 @@ def close(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director
 
 def code_of(conn: Conn, event: uuid.UUID | str) -> str | None:
     """The event's join code while it takes entries (None: closed), for the director's screen and the TV."""
-    row = conn.execute("SELECT join_code, state, format FROM events WHERE uuid = %s",
-                       (_key(event, "event"),)).fetchone()
-    if row is None or row[0] is None or not accepting(row[1], row[2]):
+    row = conn.execute(_EVENT + " WHERE uuid = %s", (_key(event, "event"),)).fetchone()
+    if row is None or row[0] is None or not accepting(row[1], row[2], row[3], row[4]):
         return None
     return str(row[0])
 
 
 def open_events(conn: Conn) -> list[tuple[uuid.UUID, str]]:
     """The events players can join by code now: (uuid, name), newest first."""
-    rows = conn.execute("SELECT uuid, name, state, format FROM events WHERE join_code IS NOT NULL"
-                        " ORDER BY created_at DESC, uuid").fetchall()
-    return [(r[0], r[1]) for r in rows if accepting(r[2], r[3])]
+    rows = conn.execute("SELECT uuid, name, state, format, current_round, rounds FROM events"
+                        " WHERE join_code IS NOT NULL ORDER BY created_at DESC, uuid").fetchall()
+    return [(r[0], r[1]) for r in rows if accepting(r[2], r[3], r[4], r[5])]
 
 
 def self_join(conn: Conn, guard: Guard, event: uuid.UUID | str, player: str, code: str, now: float) -> None:

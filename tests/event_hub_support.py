@@ -1,7 +1,9 @@
 """A minimal hub on 127.0.0.1 that speaks the table's side of docs/events-protocol.md (for the kiosk's
 event tests while the hub's own endpoints are built elsewhere): ``GET /api/v1/kiosk/assignment``,
 ``POST /api/v1/kiosk/assignment/{uuid}/ack`` and, to receive a table's results, ``POST /api/v1/uploads``
-(kept as sent, answered ``verified``). Loopback only; one kiosk token.
+(kept as sent, answered ``verified``). A player's join at a table: the assignment answer's ``joinable``
+list and ``POST /api/v1/kiosk/events/{uuid}/entrants``, answered by the key (the same key: the same
+answer) with ``join_answer`` or, by default, joined. Loopback only; one kiosk token.
 """
 
 from __future__ import annotations
@@ -39,6 +41,20 @@ class EventHub:
         self.uploads: list[dict[str, Any]] = []
         self.down = False
         """Answer 503 to everything (the hub's database away)."""
+        self.joinable: list[dict[str, Any]] | None = []
+        """The events taking entries (None: the field left out, as an older hub does)."""
+        self.joins: list[tuple[str, dict[str, Any]]] = []
+        """Every join received: (event uuid, body), in order (retries too)."""
+        self.join_answer: dict[str, Any] | None = None
+        """The answer to the next new key (None: joined); an answer given once is kept for its key."""
+        self.join_status = 200
+        """The status of the answers to joins (a 5xx: the join is not taken)."""
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.hold = threading.Event()
+        """Set: an assignment request is held (not answered) until ``release`` is set (a hub that hangs)."""
+        self.held = threading.Event()
+        """Set once a request is being held."""
+        self.release = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="event-hub", daemon=True)
@@ -94,9 +110,15 @@ def _handler(hub: EventHub) -> type[BaseHTTPRequestHandler]:
             if self.path != "/api/v1/kiosk/assignment":
                 self._answer(404, {"error": {"code": "not_found", "message": "no such page"}})
                 return
+            if hub.hold.is_set():
+                hub.held.set()
+                hub.release.wait(30)
             with hub.lock:
                 hub.asks += 1
-                self._answer(200, {"pairing": hub.pairing})
+                answer: dict[str, Any] = {"pairing": hub.pairing}
+                if hub.joinable is not None:
+                    answer["joinable"] = hub.joinable
+                self._answer(200, answer)
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
@@ -122,6 +144,24 @@ def _handler(hub: EventHub) -> type[BaseHTTPRequestHandler]:
                     else:
                         self._answer(200, {"acknowledged": True})
                 return
+            if len(parts) == 7 and parts[1:5] == ["api", "v1", "kiosk", "events"] and parts[6] == "entrants":
+                self._join(parts[5], json.loads(raw))
+                return
             self._answer(404, {"error": {"code": "not_found", "message": "no such page"}})
+
+        def _join(self, event: str, body: dict[str, Any]) -> None:
+            with hub.lock:
+                hub.joins.append((event, body))
+                if hub.join_status != 200:
+                    self._answer(hub.join_status, {"error": {"code": "unavailable", "message": "the hub is away"}})
+                    return
+                key = body["key"]
+                if key not in hub.answers:
+                    name = next((e["name"] for e in hub.joinable or [] if e["uuid"] == event), "?")
+                    hub.answers[key] = hub.join_answer or {
+                        "result": "joined", "reason": None, "message": "joined", "round": None,
+                        "event": {"uuid": event, "name": name, "format": "arena"}, "player": body["player"]}
+                    hub.join_answer = None
+                self._answer(200, hub.answers[key])
 
     return Handler

@@ -4,9 +4,10 @@
 2 greedy (highest immediate score, then the heaviest tile); 3 heuristic (score minus the other
 player's likely best reply from tile counting, blocking, follow-ups); 4 information-set Monte Carlo
 tree search over sampled hidden hands (``ismcts``), falling back to level 3 when its time budget
-runs out (the determinization search it replaced is ``search.search``). In the auction levels 1
-and 2 never bid (decline, or accept as the jockey), level 3 bids only when its measured value of
-leading exceeds the bid's cost, level 4 searches it; no level makes a bid whose payment would
+runs out (the determinization search it replaced is ``search.search``). In the auction levels 1,
+2 and 4 never bid (decline, or accept as the jockey: the *baseline auction*; level 4's search
+reached the same decisions in every measured position, docs/bots.md), level 3 bids only when its
+measured value of leading exceeds the bid's cost (which it has not, so far); no level makes a bid whose payment would
 leave the bot at 0; bots never resign.
 
 Pure and thread-safe: no module state changes, no clock read except the ``clock`` the caller
@@ -66,4 +67,6 @@ def choose(
         return first_auction_action(view) if in_auction else greedy_play(view.layout(), safe)
     if level == 3:
         return heuristic_auction(view) if in_auction else heuristic_play(view, rng)
+    if in_auction:
+        return first_auction_action(view)
     return ismcts_search(view, rng, samples, budget_ns, clock).action

@@ -143,7 +143,7 @@ def _decide(
     iterations are appended to ``iterations`` when it searched (as ``choose`` at level 4 does)."""
     if spec.baseline_auction and view.phase is Phase.AUCTION:
         return baseline_auction(view)
-    if spec.level != 4:
+    if spec.level != 4 or (view.phase is Phase.AUCTION and not spec.determinized):
         return choose(view, spec.level, rng)
     if spec.determinized:
         return search(view, rng, spec.samples, spec.budget_ns, timer)

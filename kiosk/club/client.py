@@ -79,6 +79,12 @@ class HubClient:
         return self._request("POST", f"/api/v1/kiosk/assignment/{urllib.parse.quote(pairing_uuid, safe='')}/ack",
                              b"{}")
 
+    def join(self, event_uuid: str, player_uuid: str, player_name: str, key: str) -> dict[str, Any]:
+        """``POST /api/v1/kiosk/events/{uuid}/entrants``: a player's join at this table, with its idempotency
+        key (answered joined, already-joined or refused with a reason)."""
+        body = json.dumps({"player": {"uuid": player_uuid, "name": player_name}, "key": key}).encode()
+        return self._request("POST", f"/api/v1/kiosk/events/{urllib.parse.quote(event_uuid, safe='')}/entrants", body)
+
     def _request(self, method: str, path: str, body: bytes | None) -> dict[str, Any]:
         request = urllib.request.Request(self.url + path, data=body, method=method, headers={
             "Authorization": f"Bearer {self._token}", "Accept": "application/json",

@@ -8,8 +8,11 @@ row), with the seats that chose berserk in ``matches.berserk`` (a JSON list, e.g
 pairing's row names the match too (``match_uuid``), written by the club's worker once the match was
 started, so the link survives a match entered late from the fault log.
 
-The migration is one function, ``add_event_pairings``, so that it can take whatever version number
-comes next in ``kiosk.store.schema.MIGRATIONS``.
+A player's join at this table (``event_joins``, its own migration ``add_event_joins``) is kept from
+the press on: the club's worker sends it with its key until the hub answers, and keeps the answer.
+
+Each migration is one function, ``add_event_pairings`` and ``add_event_joins``, so that it can take
+whatever version number comes next in ``kiosk.store.schema.MIGRATIONS``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,36 @@ acknowledged, dropped (and why) or played (``match_uuid``, ``berserk``)."""
 def add_event_pairings(conn: sqlite3.Connection) -> None:
     """The club events' columns and table (``EVENT_TABLES``); existing matches name no pairing."""
     for statement in EVENT_TABLES:
+        conn.execute(statement)
+
+
+JOIN_TABLES: tuple[str, ...] = (
+    """CREATE TABLE event_joins (
+        key           TEXT PRIMARY KEY,
+        event_uuid    TEXT NOT NULL,
+        event_name    TEXT NOT NULL,
+        event_format  TEXT NOT NULL,
+        player_id     INTEGER,
+        player_uuid   TEXT NOT NULL,
+        player_name   TEXT NOT NULL,
+        seat          INTEGER NOT NULL,
+        queued_wall   REAL NOT NULL,
+        answered_wall REAL,
+        result        TEXT,
+        reason        TEXT,
+        message       TEXT,
+        round         INTEGER
+    ) WITHOUT ROWID""",
+    "CREATE INDEX event_joins_unsent ON event_joins(queued_wall) WHERE answered_wall IS NULL",
+)
+"""``event_joins``: each join pressed at this table (``key``: its idempotency key, a UUID), the event and
+the player as the screen showed them, the seat whose half it was pressed on, and the hub's answer
+(``result``: joined, already-joined or refused, with its ``reason`` code and ``message``) once it came."""
+
+
+def add_event_joins(conn: sqlite3.Connection) -> None:
+    """The joins' table (``JOIN_TABLES``), empty."""
+    for statement in JOIN_TABLES:
         conn.execute(statement)
 
 

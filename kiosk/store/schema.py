@@ -6,7 +6,7 @@ import sqlite3
 
 from kiosk.i18n import T
 from kiosk.store.database import DamagedFile, Migration, Schema
-from kiosk.store.event_schema import add_event_pairings
+from kiosk.store.event_schema import add_event_joins, add_event_pairings
 from kiosk.store.identity import add_identity
 from kiosk.store.lineage import create_history
 
@@ -101,7 +101,10 @@ EVENTS: Migration = add_event_pairings
 """Club events (issue 25): ``matches.event_pairing`` and ``matches.berserk``, and the ``event_pairings``
 table (``kiosk.store.event_schema``; docs/events-protocol.md calls it schema 7: it takes the next number)."""
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, EVENTS)
+EVENT_JOINS: Migration = add_event_joins
+"""Joining a club event at the table (issue 25): the ``event_joins`` table (``kiosk.store.event_schema``)."""
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, EVENTS, EVENT_JOINS)
 SCHEMA_VERSION = len(MIGRATIONS)
 REQUIRED_TABLES = frozenset({"players", "matches", "entries", "discarded_entries", "rating_changes", "history"})
 

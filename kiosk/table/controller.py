@@ -230,7 +230,7 @@ class Controller:
         ui = self.ui
         s = self.session
         match = None if s is None else (id(s.match), s.match.phase, s.match.to_act, s.match.round, s.all_in)
-        owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None, self.events.home_intent())
+        owner = (ui.owner.keypad, ui.owner.confirm_stop, ui.owner.editing is not None, self.events.meaning())
         return (ui.screen, ui.help_open, ui.records.picker, tuple(sorted(ui.confirm_resign)), owner, match)
 
     def presented(self, now: int) -> None:
@@ -316,7 +316,7 @@ class Controller:
             do.PlayComputer: lambda i, now: self.new_match(i.level, 1 if i.seat == 1 else 0),
             do.GoHome: lambda i, now: self.go_home(),
             do.OpenSettings: lambda i, now: self._open_settings(i.player),
-            do.Hint: self._hint, do.StartPairing: self.events.start, do.Berserk: self.events.toggle_berserk,
+            do.Hint: self._hint, **self.events.routes(),
         }
         return routes
 
@@ -555,7 +555,7 @@ class Controller:
         closed = ui.owner.keypad is not None or ui.owner.confirm_stop  # nobody finished the admin exit
         if closed:
             self.owner.close()
-        if ui.screen == Screen.HOME and self.session is None:
+        if ui.screen == Screen.HOME and self.session is None and ui.records.picker is None:  # a join's picker closes
             return closed
         s = self.session
         if ui.screen == Screen.SETTINGS or s is None or s.match.is_over or (

@@ -12,8 +12,9 @@ ready screen before the first Start gives the pairing back to the home screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine import Match, Phase
 from kiosk.club.pairing import Pairing, match_config
@@ -23,6 +24,7 @@ from kiosk.store.errors import KioskStoreError
 from kiosk.store.event_schema import EventLink
 from kiosk.store.keeper import JournalKeeper
 from kiosk.table import intents as do
+from kiosk.table.join_desk import JoinDesk
 from kiosk.table.players import PlayerDesk
 from kiosk.table.session import GameSession
 from kiosk.table.state import UiState
@@ -66,6 +68,8 @@ class EventDesk:
         self.box = box
         """Filled by the club's assignment worker (None: no club, no event ever)."""
         self._match: EventMatch | None = None
+        self.joins = JoinDesk(table, lambda: self.box)
+        """The other way into an event: a player joins at the home screen (``kiosk.table.join_desk``)."""
 
     @property
     def match(self) -> EventMatch | None:
@@ -104,9 +108,20 @@ class EventDesk:
         p = self.offered() if self.table.session is None else None
         return None if p is None else do.StartPairing(p.uuid)
 
+    def meaning(self) -> tuple[object, ...]:
+        """What a press at the home screen means of club events: the pairing's Start, the event to join."""
+        return (self.home_intent(), *self.joins.meaning())
+
+    def routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
+        """The events' intents and what they do (a part of the controller's one dispatch table)."""
+        return {do.StartPairing: self.start, do.Berserk: self.toggle_berserk, do.JoinEvent: self.joins.open,
+                do.JoinAs: self.joins.join_as}
+
     def home_press(self, start: bool) -> do.Intent:
         """What a press at the home screen asks for: ``start`` (ACCEPT or START) is the pairing's Start when
-        one is shown, else a new match; any other press nothing."""
+        one is shown, else a new match; any other press (or any while a name is picked to join) nothing."""
+        if self.joins.joining is not None:
+            return do.Noop()
         return (self.home_intent() or do.NewMatch()) if start else do.Noop()
 
     def seats_fixed(self) -> bool:

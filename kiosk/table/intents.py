@@ -505,6 +505,22 @@ class Berserk(Intent):
     player: int
 
 
+@dataclass(frozen=True, slots=True)
+class JoinEvent(Intent):
+    """The home screen's "Join <event>" on ``seat``'s half: the player picker, to join the event ``event``
+    (its UUID; a press for an event no longer offered does nothing)."""
+
+    seat: int
+    event: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinAs(Intent):
+    """In the picker opened by ``JoinEvent``: the named player ``player_id`` joins the event the picker shows."""
+
+    player_id: int
+
+
 # -- the post-match review (kiosk.table.review_desk) -----------------------------------------------
 
 

@@ -118,7 +118,8 @@ class Stage:
             scenes.append(self.saving)  # a match goes on unsaved: both players are told
         if table is not None and self.controller.flight is not None:
             scenes.append(self.flight)
-        if table is not None and ui.records.picker is not None:  # over everything, facing the seat's player
+        joining = base is self.home and self.controller.events.joins.joining is not None  # a join's picker
+        if (table is not None or joining) and ui.records.picker is not None:  # over everything, facing the seat
             scenes.append(self.keyboard if ui.records.typing is not None else self.picker)
         elif screen is Screen.PLAYERS and ui.records.typing is not None:  # the owner renames a player
             scenes.append(self.keyboard)

@@ -264,7 +264,7 @@ def test_level_4_falls_back_to_level_3_when_the_budget_is_gone_and_uses_it_other
     for _ in range(80):
         match = Match()
         bot_moves(match, (2, 2), rng, lambda m: rng.random() < 0.15)
-        if match.to_act is None or len(match.legal_actions()) < 2:
+        if match.to_act is None or len(match.legal_actions()) < 2 or match.phase is not Phase.PLAY:
             continue
         view = PlayerView.of(match, match.to_act, 0)
         ticks = iter(range(0, 10**12, 10 * NS_PER_MS))
@@ -518,3 +518,33 @@ def test_auction_value_plays_each_deal_both_ways() -> None:
     assert len({r.gain for r in results}) > 1
     text = table(results)
     assert "all: 6 deals" in text and "bidding 15 (accepted)" in text
+
+
+def test_level_4_decides_the_auction_as_the_baseline_without_searching() -> None:
+    """Level 4 never bids (docs/bots.md, "The auction"): decline as the first bidder, accept as the
+    jockey facing a bid, at once — no clock read, no random number drawn."""
+    rng = random.Random(11)
+    met = {"first": 0, "facing": 0}
+    for _ in range(60):
+        match = Match()
+        bot_moves(match, (2, 2), rng, lambda m: m.phase is Phase.AUCTION and rng.random() < 0.3)
+        if match.to_act is None or match.phase is not Phase.AUCTION:
+            continue
+        bids = [a for a in match.legal_actions() if isinstance(a, Bid)]
+        if bids and rng.random() < 0.5:
+            match.apply(bids[0], 10**9)  # the other player faces a bid
+        view = PlayerView.of(match, match.to_act, 10**9)
+        calls: list[int] = []
+
+        def clock(calls: list[int] = calls) -> int:
+            calls.append(1)
+            return 0
+
+        bot_rng = random.Random(3)
+        before = bot_rng.getstate()
+        action = choose(view, 4, bot_rng, budget_ns=1000 * NS_PER_MS, clock=clock)
+        assert not isinstance(action, Bid)
+        assert isinstance(action, Decline | Accept)
+        assert calls == [] and bot_rng.getstate() == before
+        met["facing" if isinstance(action, Accept) else "first"] += 1
+    assert met["first"] > 0 and met["facing"] > 0, met

@@ -20,7 +20,7 @@ from kiosk.club.sync import DirectAccess
 from kiosk.club.table_pairing import PairingBox
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
-from kiosk.store.schema import MIGRATIONS, SCHEMA_VERSION
+from kiosk.store.schema import EVENTS, MIGRATIONS, SCHEMA_VERSION
 
 S = NS_PER_S
 ANNA = "11111111-1111-4111-8111-111111111111"
@@ -180,13 +180,14 @@ def test_a_restart_shows_the_stored_pairing_before_the_hub_answers(tmp_path: Pat
 def test_a_journal_of_the_version_before_takes_the_event_columns(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     conn = sqlite3.connect(path)
-    for step in MIGRATIONS[:-1]:  # the journal as the version before this one left it
+    before = MIGRATIONS[:MIGRATIONS.index(EVENTS)]
+    for step in before:  # the journal as the version before the events' left it
         if callable(step):
             step(conn)
         else:
             for statement in step:
                 conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.execute(f"PRAGMA user_version = {len(before)}")
     conn.execute("INSERT INTO players (name, created_wall, rating, rd, volatility, uuid) VALUES ('Ann', 1, 1500, 350, "
                  "0.06, ?)", (ANNA,))
     conn.execute("INSERT INTO matches (player0, created_wall, config, uuid) VALUES (1, 2, ?, ?)",

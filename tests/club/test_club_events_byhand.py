@@ -177,6 +177,14 @@ def test_a_requested_bye_leaves_the_player_out_for_half_a_point(club: Club) -> N
     assert rows[anna]["score"] == won_round_1 + 0.5
     actions = [(x[1], x[2]) for x in _log(club, event)]
     assert ("bye-requested", "a wedding") in actions and ("bye-withdrawn", "changed his mind") in actions
+    # asked before the start: round 1 leaves the player out
+    early = club.event("--name", "Early", "--format", "swiss", "--rounds", "2", start=False)
+    with psycopg.connect(club.dsn) as conn:
+        eventhand.request_bye(conn, early, ben, 1, club.clock.t, why="arrives late")
+        eventstore.start(conn, early, club.clock.t)
+        first = [p for p in eventstore.event_detail(conn, early)["pairings"] if p["round"] == 1]
+    assert [p["players"][0]["uuid"] for p in first if p["half_bye"]] == [ben]
+    assert ben not in [x["uuid"] for p in first if not p["half_bye"] for x in p["players"]]
 
 
 def test_the_directors_forms_forfeit_and_bye(club: Club) -> None:

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from club import eventstore
 from club.app import create_app
+from club.errors import Conflict
 from club.tokens import add_kiosk
 
 
@@ -166,3 +167,15 @@ def test_a_key_used_again_for_another_player_or_event_is_refused_and_changes_not
     assert (elsewhere["result"], elsewhere["reason"]) == ("refused", "refused")
     assert {e: (tables.entrants(e), len(tables.log(e))) for e in (arena, swiss)} == before
     assert tables.join(arena, chloe, key).json()["result"] == "joined"  # the true replay still answered
+
+
+def test_a_withdrawal_is_final_for_the_director_too(tables: Tables) -> None:
+    swiss = tables.event("Friday Swiss", "swiss", rounds=3, entrants=4, start=True)
+    anna = tables.players[0]
+    with psycopg.connect(tables.dsn) as conn:
+        eventstore.withdraw(conn, swiss, anna["uuid"], tables.clock.t)
+    before = tables.entrants(swiss)
+    with psycopg.connect(tables.dsn) as conn, pytest.raises(Conflict, match="this player withdrew"):
+        eventstore.join(conn, swiss, anna["uuid"], tables.clock.t)
+    assert tables.join(swiss, anna).json()["reason"] == "withdrawn"
+    assert tables.entrants(swiss) == before

@@ -13,9 +13,10 @@ from typing import Any
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import pygame
 import pytest
 from event_hub_support import TOKEN, EventHub
-from kiosk_support import draw_recorded, intents_on_screen, open_app, tap
+from kiosk_support import draw_recorded, intents_on_screen, open_app, spot_for, tap
 
 from engine import NS_PER_S
 from hardware.events import Button, InputEvent
@@ -312,3 +313,25 @@ def test_a_join_for_a_player_the_journal_does_not_know_is_a_warning_not_a_crash(
     assert hub.joins == []
     with journal.database.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM event_joins").fetchone() == (0,)
+
+
+def test_a_double_tap_on_ok_makes_and_joins_the_walk_in_once(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "Cleo")
+    spot = spot_for(app, do.JoinNamed())
+    assert spot is not None
+    assert isinstance(app.clock, FakeClock)
+    app.clock.advance(1)
+    for _ in range(2):  # both in one frame: the second meant the keyboard, gone after the first
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
+    poll(app, w)
+    assert [p.name for p in Players(journal).list()].count("Cleo") == 1
+    assert [body["player"]["name"] for _, body in hub.joins] == ["Cleo"]
+    assert app.ui.records.error == "" and app.ui.warnings == ()

@@ -52,7 +52,7 @@ class JoinDesk:
         return self.box_of()
 
     def offered(self) -> JoinableEvent | None:
-        """The event the home screen offers to join (the first the hub listed; None: none, or no named players)."""
+        """The event the home screen offers to join (the first the hub listed; None: none, or no journal to name players in)."""
         if self.box is None or self.table.session is not None or not self.table.ui.records.available:
             return None
         events = self.box.joins.events()

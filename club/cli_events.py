@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
             print("  ".join(["rank", "score", *body["tiebreaks"], "games", "forfeits", "name"]))
             for r in body["standings"]:
                 forfeits = f"{r['forfeit_wins']}/{r['forfeit_losses']}"
-                print("  ".join(str(v) for v in [r["rank"], r["score"], *r["tiebreaks"], r["games"], forfeits, r["name"]]))
+                values = [r["rank"], r["score"], *r["tiebreaks"], r["games"], forfeits, r["name"]]
+                print("  ".join("—" if v is None else str(v) for v in values))  # —: a performance without a game
             return 0
         if command == "show":
             detail = eventstore.event_detail(conn, args.event)

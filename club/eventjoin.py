@@ -6,8 +6,9 @@ while a round is left to pair (the late entrant plays from the next round), a ro
 A table's join names its player by uuid with the name the table knows; a player the hub does not hold
 yet is created as an upload creates one (the uploading table, the default rating). Each join carries
 an idempotency key, kept in the join's ``event_log`` row (``detail.key``, action ``joined``, actor
-``table NAME``): the same key asked again is answered "joined" again and changes nothing. A refusal
-is not stored; asked again, it is decided again.
+``table NAME``): the same key asked again is answered "joined" again and changes nothing; the same key
+with another player or for another event is refused and changes nothing. A refusal is not stored;
+asked again, it is decided again.
 """
 
 from __future__ import annotations
@@ -87,9 +88,11 @@ def join_at_table(conn: Conn, kiosk: Kiosk, event: str, join: TableJoin, now: fl
         if ev is None:
             return _answer("refused", "unknown-event", f"no event {key}", None, join)
         summary = {"uuid": str(ev[0]), "name": ev[1], "format": ev[2]}
-        done = conn.execute("SELECT detail FROM event_log WHERE event = %s AND action = 'joined'"
-                            " AND detail->>'key' = %s", (key, str(join.key))).fetchone()
+        done = conn.execute("SELECT event, detail->>'player' FROM event_log WHERE action = 'joined'"
+                            " AND detail->>'key' = %s ORDER BY id LIMIT 1", (str(join.key),)).fetchone()
         if done is not None:
+            if done[0] != key or _held_as(conn, uuid.UUID(str(done[1]))) != _held_as(conn, join.player):
+                return _answer("refused", "refused", "this join's key was used for another join", summary, join)
             return _answer("joined", None, "joined", summary, join, _entrant(conn, key, join.player))
         takes = conn.execute(f"SELECT {_TAKES_ENTRIES} FROM events e WHERE e.uuid = %s", (key,)).fetchone()
         assert takes is not None
@@ -117,6 +120,12 @@ def _ensure_player(conn: Conn, kiosk: Kiosk, join: TableJoin) -> None:
                  " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                  (join.player, join.name, join.name, kiosk.uuid, fresh.rating, fresh.rd, fresh.volatility,
                   next_version(conn)))
+
+
+def _held_as(conn: Conn, player: uuid.UUID) -> str | None:
+    """The uuid the hub holds ``player`` as now (a merged player: the one kept; None: not held)."""
+    row = conn.execute("SELECT coalesce(merged_into, uuid) FROM players WHERE uuid = %s", (player,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _entrant(conn: Conn, event: uuid.UUID, player: uuid.UUID) -> tuple[str, int | None]:

@@ -43,19 +43,29 @@ class TooManyTries(ClubError):
 
 
 class Guard:
-    """Wrong codes per event in the last ``WINDOW_S`` seconds (in memory: a restart forgets them)."""
+    """Wrong codes per event in the last ``WINDOW_S`` seconds (in memory: a restart forgets them). Only
+    events with a code to guess are counted, so what it holds is bounded by the club's events."""
 
     def __init__(self) -> None:
         self._wrong: dict[uuid.UUID, deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
 
+    def tracked(self) -> int:
+        """How many events it holds wrong codes for now."""
+        with self._lock:
+            return len(self._wrong)
+
     def check(self, event: uuid.UUID, now: float) -> None:
         """Refuse (TooManyTries) while ``MAX_WRONG`` wrong codes for ``event`` lie within the window."""
         with self._lock:
-            recent = self._wrong[event]
+            recent = self._wrong.get(event)
+            if recent is None:
+                return
             while recent and recent[0] <= now - WINDOW_S:
                 recent.popleft()
-            if len(recent) >= MAX_WRONG:
+            if not recent:
+                del self._wrong[event]
+            elif len(recent) >= MAX_WRONG:
                 raise TooManyTries(f"too many wrong codes for this event: try again in a minute "
                                    f"(at most {MAX_WRONG} a minute)")
 
@@ -128,6 +138,7 @@ def self_join(conn: Conn, guard: Guard, event: uuid.UUID | str, player: str, cod
         raise BadRequest("pick your name")
     held = code_of(conn, key)
     if held is None or not typed.isdigit() or not hmac.compare_digest(typed.encode(), held.encode()):
-        guard.wrong(key, now)
+        if held is not None:  # no code (an unknown event, joining closed): nothing to guess, nothing counted
+            guard.wrong(key, now)
         raise WrongCode("that is not this event's code: it is shown on the club's screen")
     join(conn, key, player, now, actor=SELF)

@@ -4,8 +4,9 @@ The standings are a pure function of the entrants, the verified games, the byes 
 recomputing them from the same results gives the same table. A forfeit scores (a win's points for its
 winner) but is not a game: it adds no opponent to Buchholz or Sonneborn–Berger, no win over the board,
 no direct encounter, no points transferred and no performance, and is not counted in ``games``. Players are ordered by score, then each tiebreak
-in the published order (higher first), then by name and uuid so the order is total; players level
-on score and every tiebreak share a rank.
+in the published order (higher first; an undefined one, a performance without a game, after every
+value), then by name and uuid so the order is total; players level on score and every tiebreak share
+a rank.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ class Standing:
     name: str
     score: float
     """Whole unless a half-point bye made it half."""
-    tiebreaks: tuple[float, ...]
-    """The values of the event's tiebreaks, in its published order."""
+    tiebreaks: tuple[float | None, ...]
+    """The values of the event's tiebreaks, in its published order (None: undefined, a performance without
+    a game)."""
     games: int
     """Games played over the board (forfeits and byes are not games)."""
     forfeit_wins: int = 0
@@ -61,7 +63,7 @@ PERFORMANCE_SPREAD = 500
 
 
 def _plain_tiebreak(tiebreak: Tiebreak, player: uuid.UUID, played: Sequence[Game], scores: Mapping[uuid.UUID, float],
-                    ratings: Mapping[uuid.UUID, float]) -> float:
+                    ratings: Mapping[uuid.UUID, float]) -> float | None:
     if tiebreak is Tiebreak.BUCHHOLZ:
         return sum(scores[g.opponent(player)] for g in played)
     if tiebreak is Tiebreak.SONNEBORN_BERGER:
@@ -72,7 +74,7 @@ def _plain_tiebreak(tiebreak: Tiebreak, player: uuid.UUID, played: Sequence[Game
         return sum(g.transferred(player) for g in played)
     if tiebreak is Tiebreak.PERFORMANCE:
         if not played:
-            return 0
+            return None  # a mean over no games: undefined, not 0
         total = sum(ratings[g.opponent(player)] + (PERFORMANCE_SPREAD if g.won(player) else -PERFORMANCE_SPREAD)
                     for g in played)
         return int(total // len(played))
@@ -97,10 +99,10 @@ def rank(
     for forfeit in forfeits:
         for player in forfeit.seats:
             forfeited[player][0 if forfeit.won(player) else 1] += 1
-    values: dict[uuid.UUID, list[float]] = {e.player: [] for e in entrants}
+    values: dict[uuid.UUID, list[float | None]] = {e.player: [] for e in entrants}
     for tiebreak in tiebreaks:
         if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
-            groups: dict[tuple[float, ...], set[uuid.UUID]] = defaultdict(set)
+            groups: dict[tuple[float | None, ...], set[uuid.UUID]] = defaultdict(set)
             for e in entrants:
                 groups[(scores[e.player], *values[e.player])].add(e.player)
             for e in entrants:
@@ -112,7 +114,7 @@ def rank(
                 values[e.player].append(_plain_tiebreak(tiebreak, e.player, played[e.player], scores, ratings))
     order = sorted(
         entrants,
-        key=lambda e: ([-scores[e.player]] + [-v for v in values[e.player]], e.name, e.player.int),
+        key=lambda e: (-scores[e.player], [_higher_first(v) for v in values[e.player]], e.name, e.player.int),
     )
     table: list[Standing] = []
     for position, e in enumerate(order, start=1):
@@ -142,8 +144,15 @@ def round_standings(
     return rank(entrants, games, round_scores(entrants, games, byes, rules, forfeits), rules.tiebreaks, forfeits)
 
 
-def number(value: float) -> int | float:
-    """A score or tiebreak as JSON shows it: whole numbers as integers, halves as they are."""
+def _higher_first(value: float | None) -> tuple[bool, float]:
+    """A tiebreak's sort key: higher values first, an undefined one (None) after every value."""
+    return (value is None, -(value or 0))
+
+
+def number(value: float | None) -> int | float | None:
+    """A score or tiebreak as JSON shows it: whole numbers as integers, halves as they are, undefined as null."""
+    if value is None:
+        return None
     return int(value) if float(value).is_integer() else value
 
 

@@ -1,7 +1,7 @@
 """The screenshots' club-event scenes (issue 25): the home screen offering a pairing, the ready screen
 of a Swiss pairing, and an arena's ready screen with berserk (Player 2 chose it); joining at the
-table: the home screen offering a Swiss to join, the picker for it, and a join waiting for the club,
-joined, and refused."""
+table: the home screen offering a Swiss to join, the picker for it and its keyboard for a new name, and a
+join waiting for the club, joined, and refused."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _join(seat: int, name: str, result: str | None = None, reason: str | None = 
 
 
 def join_scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
-    """Joining at the table: offered, the picker (Player 2's half), waiting, joined and refused."""
+    """Joining at the table: offered, the picker (Player 2's half) and its keyboard, waiting, joined and refused."""
 
     def home_join() -> None:
         _joinable(app)
@@ -67,6 +67,12 @@ def join_scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def picker_join() -> None:
         _joinable(app)
         app.do(do.JoinEvent(1, JOINABLE.uuid), clock.now())
+
+    def keyboard_join() -> None:  # a walk-in names themselves in the join's picker (Player 2's half)
+        picker_join()
+        app.do(do.NewPlayer(1), clock.now())
+        for ch in "CLEO":
+            app.do(do.Key(ch), clock.now())
 
     def home_join_waiting() -> None:
         _joinable(app, _join(0, "Anna"), _join(1, "Bogdan"), reachable=False)
@@ -82,7 +88,8 @@ def join_scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         box.show(_offer(app, SWISS, "swiss", "Friday Swiss", 3, False))
         app.controller.events.box = box
 
-    return {"home-join": home_join, "picker-join": picker_join, "home-join-waiting": home_join_waiting,
+    return {"home-join": home_join, "picker-join": picker_join, "keyboard-join": keyboard_join,
+            "home-join-waiting": home_join_waiting,
             "home-joined": home_joined, "home-join-refused": home_join_refused,
             "home-pairing-joined": home_pairing_joined}
 

@@ -115,7 +115,7 @@ class EventDesk:
     def routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
         """The events' intents and what they do (a part of the controller's one dispatch table)."""
         return {do.StartPairing: self.start, do.Berserk: self.toggle_berserk, do.JoinEvent: self.joins.open,
-                do.JoinAs: self.joins.join_as}
+                do.JoinAs: self.joins.join_as, do.JoinNamed: self.joins.join_named}
 
     def home_press(self, start: bool) -> do.Intent:
         """What a press at the home screen asks for: ``start`` (ACCEPT or START) is the pairing's Start when

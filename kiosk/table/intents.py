@@ -521,6 +521,12 @@ class JoinAs(Intent):
     player_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class JoinNamed(Intent):
+    """The keyboard's OK in the picker opened by ``JoinEvent``: make the typed player (the ready screen's
+    rules for a new name) and join them to the event the picker shows (or say why the name is refused)."""
+
+
 # -- the post-match review (kiosk.table.review_desk) -----------------------------------------------
 
 

@@ -18,7 +18,9 @@ from typing import Protocol
 
 from kiosk.club.joins import Join, JoinableEvent, new_join
 from kiosk.club.table_pairing import PairingBox
+from kiosk.store.errors import KioskStoreError
 from kiosk.store.keeper import JournalKeeper
+from kiosk.store.players import Player
 from kiosk.table import intents as do
 from kiosk.table.players import PlayerDesk
 from kiosk.table.session import GameSession
@@ -50,7 +52,7 @@ class JoinDesk:
         return self.box_of()
 
     def offered(self) -> JoinableEvent | None:
-        """The event the home screen offers to join (the first the hub listed; None: none, or no named players)."""
+        """The event the home screen offers to join (the first the hub listed; None: none, or no journal to name players in)."""
         if self.box is None or self.table.session is not None or not self.table.ui.records.available:
             return None
         events = self.box.joins.events()
@@ -88,11 +90,28 @@ class JoinDesk:
 
     def join_as(self, intent: do.JoinAs, now: int) -> None:
         """A name picked: that player's join for the picker's event, handed to the worker; the picker closes."""
-        joining, players, journal = self.joining, self.table.desk.players, self.table.desk.journal
-        if joining is None or players is None or journal is None or self.box is None:
+        players = self.table.desk.players
+        if self.joining is None or players is None:
+            return
+        self._guarded(lambda: self._queue(players.get(intent.player_id)))
+
+    def join_named(self, intent: do.JoinNamed, now: int) -> None:
+        """The keyboard's OK: the new player made as typed (or the keyboard says why not), then joined as a
+        picked name is."""
+        if self.joining is None or self.box is None or self.table.ui.records.typing is None:
+            return
+
+        def make_and_queue() -> None:
+            player = self.table.desk.typed_player()
+            if player is not None:
+                self._queue(player)
+        self._guarded(make_and_queue)
+
+    def _queue(self, player: Player) -> None:
+        joining, journal = self.joining, self.table.desk.journal
+        if joining is None or journal is None or self.box is None:
             return
         seat, event = joining
-        player = players.get(intent.player_id)
         with journal.database.read() as conn:
             row = conn.execute("SELECT uuid FROM players WHERE id = ?", (player.id,)).fetchone()
         if row is None or not row[0]:
@@ -100,3 +119,13 @@ class JoinDesk:
         self.box.joins.queue(new_join(event, player.id, str(row[0]), player.name, seat, float(self.wall_clock())))
         self.table.desk.close_picker()
         self._joining = None
+
+    def _guarded(self, work: Callable[[], None]) -> None:
+        """``work`` on the journal; a journal that fails under it is a warning and the picker closes (the
+        keeper repairs it at the next frame), as for the named players' screens."""
+        try:
+            work()
+        except KioskStoreError as exc:
+            self.table.ui.warnings = (*self.table.ui.warnings, exc.text)
+            self.table.ui.records.picker, self.table.ui.records.typing = None, None
+            self._joining = None

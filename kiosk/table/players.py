@@ -169,15 +169,24 @@ class PlayerDesk:
         if self.players is not None and r.typing is not None and r.renaming is not None:
             self._rename(r.renaming, r.typing)
             return
-        if self.players is None or r.typing is None or r.picker is None:
+        if r.picker is None:
             return
+        seat, player = r.picker, self.typed_player()
+        if player is not None:
+            r.chosen[seat] = player
+            r.picker, r.typing, r.error = None, None, ""
+
+    def typed_player(self) -> Player | None:
+        """The new player named as typed in the picker's keyboard, made in the journal (None: no keyboard
+        open, or the name refused: ``records.error`` says why). Store errors are raised."""
+        r = self.records
+        if self.players is None or r.typing is None or r.picker is None or r.renaming is not None:
+            return None
         try:
-            player = self.players.create(r.typing)
+            return self.players.create(r.typing)
         except PlayerNameError as exc:
             r.error = exc.text
-        else:
-            r.chosen[r.picker] = player
-            r.picker, r.typing, r.error = None, None, ""
+            return None
 
     # -- the owner's player management (behind the PIN) -------------------------------------
 

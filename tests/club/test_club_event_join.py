@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from club import eventstore
 from club.app import create_app
+from club.errors import Conflict
 from club.tokens import add_kiosk
 
 
@@ -151,3 +152,30 @@ def test_a_join_that_is_not_one_is_refused_422_and_a_stranger_401(tables: Tables
         assert got.status_code == 422, got.text
     assert tables.join(arena, anna, token="not-a-token").status_code == 401
     assert anna["uuid"] not in tables.entrants(arena)
+
+
+def test_a_key_used_again_for_another_player_or_event_is_refused_and_changes_nothing(tables: Tables) -> None:
+    arena = tables.event("Arena night", "arena", minutes=30, start=True)
+    swiss = tables.event("Friday Swiss", "swiss", rounds=3, entrants=2, start=True)
+    chloe, dmytro, key = tables.players[2], tables.players[3], str(uuid.uuid4())
+    assert tables.join(arena, chloe, key).json()["result"] == "joined"
+    before = {e: (tables.entrants(e), len(tables.log(e))) for e in (arena, swiss)}
+    other = tables.join(arena, dmytro, key).json()  # the same key, another player: not a replay of that join
+    assert (other["result"], other["reason"]) == ("refused", "refused")
+    assert "key" in other["message"] and other["player"]["uuid"] == dmytro["uuid"]
+    elsewhere = tables.join(swiss, chloe, key).json()  # the same key for another event
+    assert (elsewhere["result"], elsewhere["reason"]) == ("refused", "refused")
+    assert {e: (tables.entrants(e), len(tables.log(e))) for e in (arena, swiss)} == before
+    assert tables.join(arena, chloe, key).json()["result"] == "joined"  # the true replay still answered
+
+
+def test_a_withdrawal_is_final_for_the_director_too(tables: Tables) -> None:
+    swiss = tables.event("Friday Swiss", "swiss", rounds=3, entrants=4, start=True)
+    anna = tables.players[0]
+    with psycopg.connect(tables.dsn) as conn:
+        eventstore.withdraw(conn, swiss, anna["uuid"], tables.clock.t)
+    before = tables.entrants(swiss)
+    with psycopg.connect(tables.dsn) as conn, pytest.raises(Conflict, match="this player withdrew"):
+        eventstore.join(conn, swiss, anna["uuid"], tables.clock.t)
+    assert tables.join(swiss, anna).json()["reason"] == "withdrawn"
+    assert tables.entrants(swiss) == before

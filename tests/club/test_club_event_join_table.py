@@ -1,8 +1,9 @@
 """Joining a club event at a table, end to end (issue 25): the real hub on 127.0.0.1 (uvicorn, a real
 PostgreSQL) lists a running Swiss; at a table, through the real app and its real worker, a player only
-this table knows and a club player from the roster pick their names; the hub enters the first from the
-next round (created as an upload creates a player, logged as joined at the table, sent once) and
-refuses the second, who withdrew; each answer is shown on the half it was pressed on."""
+this table knows (named in the join's picker, New player) and a club player from the roster join; the
+hub enters the first from the next round (created as an upload creates a player, logged as joined at
+the table, sent once) and refuses the second, who withdrew; each answer is shown on the half it was
+pressed on."""
 
 from __future__ import annotations
 
@@ -54,14 +55,17 @@ def test_a_walk_in_joins_a_running_swiss_at_the_table_and_a_withdrawn_player_is_
         keeper = app.controller.keeper
         assert keeper is not None
         access = KeeperAccess(keeper)
-        dana = Players(journal).create("Dana")  # a walk-in named at this table, not yet known to the hub
         download_roster(access, client)  # the club's players at this table (Ben among them)
         worker = AssignmentWorker(access, client, PairingBox(), clock=app.clock.now)
         app.controller.events.box = worker.box
         assert worker.run_once(app.clock.now()).failures == 0
         app.step(wait=False)
-        tap(app, do.JoinEvent(0, event))
-        tap(app, do.JoinAs(dana.id))
+        tap(app, do.JoinEvent(0, event))  # a walk-in names themselves in the join's picker: New player
+        tap(app, do.NewPlayer(0))
+        for ch in "DANA":
+            tap(app, do.Key(ch))
+        tap(app, do.JoinNamed())
+        assert Players(journal).find("Dana") is not None  # named at this table, not yet known to the hub
         ben = Players(journal).find("Ben")
         assert ben is not None
         tap(app, do.JoinEvent(1, event))

@@ -257,3 +257,27 @@ def test_migration_6_over_a_hub_at_version_5(cluster: LocalCluster) -> None:
             conn.execute("INSERT INTO event_pairings (uuid, event, round, board, player0, player1, state, created_at,"
                          " half_bye) SELECT %s, uuid, 1, 1, %s, %s, 'waiting', 0, true FROM events LIMIT 1",
                          (uuid.uuid4(), uuid.uuid4(), uuid.uuid4()))
+
+
+def test_the_new_director_forms_need_the_session_and_its_csrf_and_change_nothing_without(club: Club) -> None:
+    event = club.event("--name", "Swiss night", "--format", "swiss", "--rounds", "3")
+    client = club.client
+    screen = f"/director/events/{event}"
+    with psycopg.connect(club.dsn) as conn:
+        board = eventstore.event_detail(conn, event)["pairings"][0]
+    forms = {"forfeit": {"pairing": board["uuid"], "winner": board["players"][0]["uuid"], "why": "late"},
+             "bye": {"player": club.players[2]["uuid"], "round": "2", "why": "exam"},
+             "bye-cancel": {"player": club.players[2]["uuid"]}, "join-code": {}, "join-code-close": {}}
+    logged = len(_log(club, event))
+    for name, form in forms.items():  # no session
+        assert client.post(f"{screen}/{name}", data=dict(form, csrf="x")).status_code == 403, name
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/director/login").text)
+    assert csrf is not None
+    assert client.post("/director/login", data={"password": PASSWORD, "csrf": csrf.group(1)},
+                       follow_redirects=False).status_code == 303
+    for name, form in forms.items():  # the session, a forged token or none
+        assert client.post(f"{screen}/{name}", data=dict(form, csrf="forged")).status_code == 403, name
+        assert client.post(f"{screen}/{name}", data=form).status_code == 403, name
+    assert len(_log(club, event)) == logged
+    assert club.row(board["uuid"])[0] in ("offered", "waiting")
+    assert "type the code" not in client.get(screen).text

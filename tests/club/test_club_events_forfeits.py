@@ -195,3 +195,19 @@ def test_a_swiss_with_forfeits_and_half_point_byes_agrees_with_the_librarys_chec
         ours = [x["white"] for x in checked["trf_pairings"]
                 if x.get("bye") and (x["white"], checked["round"]) not in halves]  # the pairing's bye
         assert any((p, r) in halves for p in ours for r in range(1, checked["round"])), checked
+
+
+def test_a_performance_without_games_is_undefined_and_ranks_after_the_players_with_games() -> None:
+    low = [Entrant(A, "Anna", 300), Entrant(B, "Ben", 300), Entrant(C, "Chloe", 300), Entrant(D, "Dmytro", 300)]
+    # A beat B over the board (B's performance 300 - 500 = -200); C won by forfeit against D; D played nothing
+    games, forfeits = [_g(1, A, B, 0, ended=1)], [_f(2, C, D, 0)]
+    table = arena_standings(low, games, ARENA, forfeits)
+    rows = {r.player: r for r in table}
+    assert rows[A].tiebreaks == (800, 50) and rows[B].tiebreaks == (-200, -50)
+    assert rows[C].tiebreaks == (None, 0) and rows[D].tiebreaks == (None, 0)  # no game: no performance
+    # A and C level on 2 points: A (who played) first; B and D level on 0: B, with a game, before D
+    assert [r.player for r in table] == [A, C, B, D] and [r.rank for r in table] == [1, 2, 3, 4]
+    body = standings_json(uuid.UUID(int=5), ARENA, table)
+    assert [r["tiebreaks"] for r in body["standings"]] == [[800, 50], [None, 0], [-200, -50], [None, 0]]
+    nobody = arena_standings(low, [], ARENA)  # before any game: all level, sharing the first rank
+    assert {r.tiebreaks for r in nobody} == {(None, 0)} and {r.rank for r in nobody} == {1}

@@ -132,3 +132,20 @@ def test_guessing_is_throttled_and_entries_that_close_close_the_code(site) -> No
         with pytest.raises(Conflict, match="no more entries"):
             joincode.new_code(conn, event, clock.t + 200)
         assert joincode.open_events(conn) == []
+
+
+def test_tries_for_events_with_no_code_are_refused_and_not_remembered(site) -> None:
+    _, players, clock, dsn = site
+    guard = joincode.Guard()
+    with psycopg.connect(dsn) as conn:
+        event = str(eventstore.create_event(conn, name="Arena", format="arena", minutes=30, now=clock.t))
+        for _ in range(200):  # made-up events, and one whose joining by code is not open: nothing to guess
+            with pytest.raises(joincode.WrongCode):
+                joincode.self_join(conn, guard, str(uuid.uuid4()), players[0]["uuid"], "123456", clock.t)
+        for _ in range(joincode.MAX_WRONG):
+            with pytest.raises(joincode.WrongCode):
+                joincode.self_join(conn, guard, event, players[0]["uuid"], "123456", clock.t)
+        assert guard.tracked() == 0  # the guard's memory does not grow with tries it need not count
+        code = joincode.new_code(conn, event, clock.t)
+        joincode.self_join(conn, guard, event, players[0]["uuid"], code, clock.t + 1)  # not locked out
+    assert _entrants(dsn, event) == ["Anna"]

@@ -122,3 +122,23 @@ def test_the_pages_speak_the_clubs_languages(site) -> None:
         client.cookies.set("sb_lang", language)
         assert word in client.get("/events").text
     client.cookies.set("sb_lang", "en")
+
+
+def test_an_arena_players_performance_before_a_game_is_a_dash_and_null(site) -> None:
+    client, players, _ = site
+    csrf = _log_in(client)
+    made = client.post("/director/events", data={"name": "Arena", "format": "arena", "minutes": "30", "csrf": csrf},
+                       follow_redirects=False)
+    screen_url = made.headers["location"]
+    event = screen_url.rsplit("/", 1)[1]
+    for p in players[:2]:
+        assert client.post(f"{screen_url}/join", data={"player": p["uuid"], "csrf": csrf},
+                           follow_redirects=False).status_code == 303
+    assert client.post(f"{screen_url}/start", data={"csrf": csrf}, follow_redirects=False).status_code == 303
+    body = client.get(f"/api/v1/events/{event}/standings").json()
+    assert body["tiebreaks"] == ["performance", "points-transferred"]
+    assert [r["tiebreaks"] for r in body["standings"]] == [[None, 0], [None, 0]]
+    for html in (client.get(f"/events/{event}").text, client.get(screen_url).text,
+                 client.get("/tv/standings").json()["slides"][0]["html"]):
+        cells = re.findall(r'<td class="num tiebreak">([^<]*)</td>', html)
+        assert cells == ["—", "0", "—", "0"], cells

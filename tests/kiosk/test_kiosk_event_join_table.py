@@ -13,9 +13,10 @@ from typing import Any
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import pygame
 import pytest
 from event_hub_support import TOKEN, EventHub
-from kiosk_support import draw_recorded, intents_on_screen, open_app, tap
+from kiosk_support import draw_recorded, intents_on_screen, open_app, spot_for, tap
 
 from engine import NS_PER_S
 from hardware.events import Button, InputEvent
@@ -29,6 +30,7 @@ from kiosk.store.players import Players
 from kiosk.table import intents as do
 from kiosk.table.state import Screen
 from kiosk.timesource import FakeClock
+from kiosk.ui.scenes.keyboard import Keyboard
 from kiosk.ui.scenes.picker import Picker
 
 S = NS_PER_S
@@ -112,7 +114,7 @@ def test_a_player_picks_their_name_and_the_join_is_kept_then_sent_and_answered_o
     assert "Запис на «Friday Swiss»: хто ви?" in texts(app)
     anna, ben = player_id(journal, "Anna"), player_id(journal, "Ben")
     assert set(intents_on_screen(app, do.JoinAs)) == {do.JoinAs(anna), do.JoinAs(ben)}
-    assert intents_on_screen(app, do.PickPlayer) == [] and intents_on_screen(app, do.NewPlayer) == []
+    assert intents_on_screen(app, do.PickPlayer) == [] and intents_on_screen(app, do.NewPlayer) == [do.NewPlayer(1)]
     tap(app, do.JoinAs(ben))
     assert app.ui.records.picker is None and app.ui.screen == Screen.HOME and app.session is None
     assert "Ben: запис на «Friday Swiss» надсилається…" in texts(app)  # shown before the worker ran
@@ -199,3 +201,137 @@ def test_no_club_no_join(journal: Journal) -> None:
     assert intents_on_screen(app, do.JoinEvent) == []
     app.do(do.JoinEvent(0, SWISS["uuid"]), app.clock.now())
     assert app.ui.records.picker is None
+
+
+def to_latin(app: App) -> None:
+    """The keyboard's layout key pressed until it types Latin letters."""
+    for _ in range(3):
+        if app.ui.records.layout == "latin":
+            return
+        tap(app, do.KeyboardLayout)
+    assert app.ui.records.layout == "latin"
+
+
+def type_name(app: App, name: str) -> None:
+    """Type ``name`` on the open keyboard, key by key (a capital at the start comes by itself)."""
+    for ch in name:
+        tap(app, do.Key(ch.upper()))
+
+
+def test_a_walk_in_names_themselves_in_the_join_picker_and_is_joined(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    app.ui.player_languages = [None, "uk"]
+    tap(app, do.JoinEvent(1, SWISS["uuid"]))
+    tap(app, do.NewPlayer(1))
+    assert isinstance(app.stage.stack()[-1], Keyboard) and app.stage.context.facing(1)
+    assert "Запис на «Friday Swiss»: ваше ім'я" in texts(app)
+    to_latin(app)
+    type_name(app, "Cleo")
+    assert intents_on_screen(app, do.ConfirmName) == [] and intents_on_screen(app, do.JoinNamed) == [do.JoinNamed()]
+    tap(app, do.JoinNamed())
+    cleo = Players(journal).find("Cleo")
+    assert cleo is not None  # made as at a ready screen, with the table's UUID for them
+    assert app.ui.records.picker is None and app.ui.records.typing is None and app.session is None
+    assert app.ui.records.chosen == [None, None]  # joined, not seated
+    assert "Cleo: запис на «Friday Swiss» надсилається…" in texts(app)
+    poll(app, w)
+    assert hub.joins == [(SWISS["uuid"], {"player": {"uuid": uuid_of(journal, "Cleo"), "name": "Cleo"},
+                                          "key": hub.joins[0][1]["key"]})]
+    with journal.database.read() as conn:
+        assert conn.execute("SELECT player_name, seat, result FROM event_joins").fetchall() == [("Cleo", 1, "joined")]
+
+
+def test_a_taken_or_empty_name_in_the_join_picker_says_why_and_joins_no_one(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "anna")  # Anna is named here already, whatever the case
+    tap(app, do.JoinNamed())
+    assert 'The name "Anna" is taken: pick it from the list or choose another.' in texts(app)
+    assert app.ui.records.typing == "Anna" and app.ui.records.picker == 0
+    app.do(do.JoinNamed(), app.clock.now())  # OK again: still refused
+    assert [p.name for p in Players(journal).list()] == ["Anna", "Ben"]
+    tap(app, do.CancelName())  # back to the list: the join's picker still
+    assert isinstance(app.stage.stack()[-1], Picker) and "Join Friday Swiss: who are you?" in texts(app)
+    tap(app, do.JoinAs(player_id(journal, "Anna")))
+    poll(app, w)
+    assert [body["player"]["name"] for _, body in hub.joins] == ["Anna"]
+
+
+def test_with_no_named_player_yet_the_join_picker_offers_new_player(journal: Journal, hub: EventHub) -> None:
+    app = open_app(journal, FakeClock(10 * S))
+    keeper = app.controller.keeper
+    assert keeper is not None
+    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub.url, TOKEN, timeout_s=5), PairingBox(),
+                         clock=app.clock.now, wall_clock=lambda: 1_764_690_000.0)
+    app.controller.events.box = w.box
+    w.load()
+    hub.joinable = [ARENA]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, ARENA["uuid"]))
+    assert "No named players yet: tap New player to add one." in texts(app)
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "Dara")
+    tap(app, do.JoinNamed())
+    poll(app, w)
+    assert [body["player"]["name"] for _, body in hub.joins] == ["Dara"]
+
+
+def test_the_keyboards_ok_outside_a_join_seats_the_new_player_as_before(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.NewMatch())
+    tap(app, do.OpenPicker(0))
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "Eve")
+    assert intents_on_screen(app, do.JoinNamed) == [] and intents_on_screen(app, do.ConfirmName) == [do.ConfirmName()]
+    app.do(do.JoinNamed(), app.clock.now())  # a join's OK without a join's picker: nothing
+    assert Players(journal).find("Eve") is None
+    tap(app, do.ConfirmName())
+    eve = Players(journal).find("Eve")
+    assert eve is not None and app.ui.records.chosen[0] == eve and hub.joins == []
+
+
+def test_a_join_for_a_player_the_journal_does_not_know_is_a_warning_not_a_crash(journal: Journal,
+                                                                                 hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    app.do(do.JoinAs(9999), app.clock.now())  # no such player (deleted meanwhile): the journal says so
+    assert app.ui.records.picker is None and app.controller.events.joins.joining is None
+    assert app.ui.warnings and app.session is None
+    poll(app, w)
+    assert hub.joins == []
+    with journal.database.read() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM event_joins").fetchone() == (0,)
+
+
+def test_a_double_tap_on_ok_makes_and_joins_the_walk_in_once(journal: Journal, hub: EventHub) -> None:
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "Cleo")
+    spot = spot_for(app, do.JoinNamed())
+    assert spot is not None
+    assert isinstance(app.clock, FakeClock)
+    app.clock.advance(1)
+    for _ in range(2):  # both in one frame: the second meant the keyboard, gone after the first
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1, touch=False))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.rect.center, button=1, touch=False))
+    app.step(wait=False)
+    poll(app, w)
+    assert [p.name for p in Players(journal).list()].count("Cleo") == 1
+    assert [body["player"]["name"] for _, body in hub.joins] == ["Cleo"]
+    assert app.ui.records.error == "" and app.ui.warnings == ()

@@ -164,7 +164,7 @@ def test_every_key_is_large_and_every_text_readable(journal: Journal, orientatio
         expected = {c.upper() for c in "".join(lay.keys(shift))} if lay.cased else set("".join(lay.keys(shift)))
         assert typed == expected | {" "}
         kinds = {type(intent) for _, intent in spots}
-        assert kinds == set(Keyboard.offers)
+        assert kinds == set(Keyboard.offers) - {do.JoinNamed}  # OK is JoinNamed only in a join's picker
         if seat == 1 and orientation == "table":  # turned toward player 2: the OK key is at the top
             ok = spot_for(app, do.ConfirmName())
             assert ok is not None and ok.rect.top < 240

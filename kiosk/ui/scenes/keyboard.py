@@ -4,7 +4,8 @@ Cyrillic or Korean Hangul (``kiosk.table.layouts``), turned toward the seat's pl
 Rows of digits and letters; Shift first in the last row ("Aa": the other case of the next letter;
 "↑" on the Korean layout: its doubled consonants), ← last in the row above; then Cancel, the
 layout key (it shows the next layout's name in its own script), Space and OK. A refused name says
-why under the field, in that player's language.
+why under the field, in that player's language. Opened from a join's picker, it asks for "your name"
+for the event, and OK makes the player and joins them (``JoinNamed``).
 
 Every key is at least ``MIN_KEY`` pixels on its short side on an 800 x 480 screen, and the owner's
 hold square in the bottom-left corner stays clear of keys.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import pygame
 
 from kiosk.table import hangul
-from kiosk.table.intents import Backspace, CancelName, ConfirmName, Key, KeyboardLayout, Shift
+from kiosk.table.intents import Backspace, CancelName, ConfirmName, JoinNamed, Key, KeyboardLayout, Shift
 from kiosk.table.layouts import Layout, layout, next_layout
 from kiosk.ui import layout as screen_layout
 from kiosk.ui import theme
@@ -38,7 +39,7 @@ def shown_keys(lay: Layout, upper: bool) -> list[list[tuple[str, str]]]:
 class Keyboard(Scene):
     """The picker's keyboard (``records.typing``: the name so far), turned toward the seat's player."""
 
-    offers = (Key, Shift, Backspace, KeyboardLayout, CancelName, ConfirmName)
+    offers = (Key, Shift, Backspace, KeyboardLayout, CancelName, ConfirmName, JoinNamed)
     opaque = True
 
     def draw(self, surface: pygame.Surface, now: int) -> list[Hotspot]:
@@ -53,8 +54,13 @@ class Keyboard(Scene):
         gap = max(4, w // 160)
         head = pygame.Rect(pad, int(h * 0.01), w - 2 * pad, int(h * 0.08))
         renamed = next((p.name for p in r.manage if p.id == r.renaming), "") if r.renaming is not None else None
-        heading = t._("Player {number}: new player's name", number=(seat or 0) + 1) if renamed is None else \
-            t._("New name for {name}", name=renamed)
+        joining = context.controller.events.joins.joining if renamed is None else None
+        if renamed is not None:
+            heading = t._("New name for {name}", name=renamed)
+        elif joining is not None:
+            heading = t._("Join {event}: your name", event=joining[1].name)
+        else:
+            heading = t._("Player {number}: new player's name", number=(seat or 0) + 1)
         text(layer.surface, heading, head, head.height, theme.ACCENT, bold=True)
         field_rect = pygame.Rect(w // 6, head.bottom + 2, w * 2 // 3, int(h * 0.1))
         pygame.draw.rect(layer.surface, theme.PANEL, field_rect, border_radius=6)
@@ -101,6 +107,7 @@ class Keyboard(Scene):
         layer.button(pygame.Rect(x, y, switch, key_h), layout(following).label, KeyboardLayout(following))
         x += switch + gap
         layer.button(pygame.Rect(x, y, space, key_h), t._("Space"), Key(" "))
-        layer.button(pygame.Rect(w - pad - wide, y, wide, key_h), t._("OK"), ConfirmName(), primary=True,
+        confirm = ConfirmName() if joining is None else JoinNamed()  # OK in a join's picker makes and joins
+        layer.button(pygame.Rect(w - pad - wide, y, wide, key_h), t._("OK"), confirm, primary=True,
                      enabled=bool(r.typing.strip()))
         return layer.finish(surface)

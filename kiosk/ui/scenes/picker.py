@@ -3,7 +3,8 @@ the other seat greyed out),
 Guest, New player, Cancel — full screen, turned toward that seat's player in table mode.
 
 Opened from the home screen's "Join <event>" (``JoinDesk``), the same picker asks "Join Friday Swiss:
-who are you?" and a name is that player's join (``JoinAs``); it offers no Guest and no New player."""
+who are you?" and a name is that player's join (``JoinAs``); it offers no Guest, and New player opens the
+keyboard whose OK makes the player and joins them (``JoinNamed``)."""
 
 from __future__ import annotations
 
@@ -45,9 +46,7 @@ class Picker(Scene):
         cell_w = (w - 2 * pad - gap * (PICKER_COLUMNS - 1)) // PICKER_COLUMNS
         cell_h = (bottom - top - gap * (PICKER_ROWS - 1)) // PICKER_ROWS
         if not r.choices:
-            empty = t._("No named players yet: tap New player to add one.") if joining is None \
-                else t._("No named players at this table yet: name yourself at a match's ready screen first.")
-            text_or_wrap(layer.surface, empty,
+            text_or_wrap(layer.surface, t._("No named players yet: tap New player to add one."),
                          pygame.Rect(pad, top, w - 2 * pad, bottom - top), int(h * 0.06), theme.TEXT_DIM)
         for i, player in enumerate(shown):
             row, col = divmod(i, PICKER_COLUMNS)
@@ -63,10 +62,8 @@ class Picker(Scene):
         side = context.regions.admin_area.width + gap  # the owner's corner stays clear, whichever way the layer turns
         bw = (w - 2 * side - 2 * gap) // 3
         y = h - bh - int(h * 0.03)
-        if joining is not None:  # a join names a player of this table: no guest, no new name here
-            layer.button(pygame.Rect(side + 2 * (bw + gap), y, bw, bh), t._("Cancel"), ClosePicker())
-            return layer.finish(surface)
-        layer.button(pygame.Rect(side, y, bw, bh), t._("Guest"), PickPlayer(seat, None), primary=current is None)
+        if joining is None:  # a join names a player: no guest
+            layer.button(pygame.Rect(side, y, bw, bh), t._("Guest"), PickPlayer(seat, None), primary=current is None)
         layer.button(pygame.Rect(side + bw + gap, y, bw, bh), t._("New player"), NewPlayer(seat), primary=True)
         layer.button(pygame.Rect(side + 2 * (bw + gap), y, bw, bh), t._("Cancel"), ClosePicker())
         return layer.finish(surface)

@@ -18,6 +18,7 @@ from kiosk.ui.board.grid import ARMS, Box, Grid, ccw, cw, overlap, unit_box
 from kiosk.ui.board.lay import (
     _STRAIGHT,
     Attempt,
+    Choice,
     TargetBox,
     TileBox,
     _choices,
@@ -146,9 +147,11 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
     value while that is to come; where the board is, or with ``margin`` units more on every side (a
     rescale to come)."""
     big: tuple[Grid, dict[Point, _End]] | None = None
-    for point in _open_points(ends, spinner):
+    for point in (ends if AHEAD_ALL else _open_points(ends, spinner)):
         value = point_value(point)
-        plain = next((t for t in _PLAIN[value] if t not in placed), None)
+        to_come = [t for t in _PLAIN[value] if t not in placed]
+        plain = next((t for t in to_come if Tile(t.low + t.high - value, t.low + t.high - value) not in placed),
+                     to_come[0] if to_come else None) if WORST else (to_come[0] if to_come else None)
         for tile in (plain, Tile(value, value)):
             if tile is None or tile in placed:
                 continue
@@ -206,6 +209,24 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
             yield offset
 
 
+BACK_LEVEL = 0
+BACK_TOP = 3
+POCKET = 0
+AHEAD_ALL = False
+WORST = False
+DELAY = False
+
+
+def _turns_back(grid: Grid, end: _End, choice: Choice) -> bool:
+    """True if ``choice`` turns the arm against its drift (back towards its own earlier rows) into a
+    pocket: less than ``POCKET`` units of room straight on past the turned tile."""
+    drift = end.drift
+    _, _, _, nx, ny, nd = choice[0]
+    if drift is None or nd == end.d or nd != (-drift[0], -drift[1]):
+        return False
+    return POCKET == 0 or not grid.free(unit_box(nx, ny, nd, POCKET, 1), None)
+
+
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
          spinner: Tile | None, placed: frozenset[Tile], level: int, margin: int = 0
          ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
@@ -223,7 +244,9 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     kept = [p for p in ends if p != at and _room_among(grid, p, ends, placed, spinner_before, kept_level)]
     after = placed | {tile}
     value = point_value(at)
-    for choice in _choices(grid, end, tile.is_double, is_spinner, False):
+    for choice in _choices(grid, end, tile.is_double, is_spinner, DELAY and spinner is None):
+        if BACK_LEVEL <= level <= BACK_TOP and _turns_back(grid, end, choice):
+            continue
         state = grid.snapshot()
         new_ends = dict(ends)
         del new_ends[at]

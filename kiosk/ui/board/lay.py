@@ -103,7 +103,7 @@ def _plans_for(
             if (d[0] != 0) == wide:
                 plans.append((_TURN, c, c, neg(d)))
             else:
-                plans.append((_TURN, c, neg(d), None))
+                plans.append((_TURN, c, d if wide else neg(d), None))
         elif drift[0] * d[0] + drift[1] * d[1] == 0:
             plans.append((_TURN, drift, drift, neg(d)))
     for t in (cw(d), ccw(d)):

@@ -3,7 +3,8 @@
 Every tile already laid keeps its place and direction. The new tile takes the first way its arm
 prefers that leaves every open end room for what may come next there (a plain tile; the double
 of that value, across, with room beyond it; the spinner's branches; first, where it can, room for
-every end's next tile to leave the same, a look ahead of one more tile). When no way does, the board
+every end's next tile to leave the same, a look ahead of one more tile), and that does not turn its
+arm into a pocket (back towards its own rows, or onto a row with no room to run). When no way does, the board
 is *rescaled*: the same arrangement on a grid of smaller units (more of them fit the area), moved
 as a whole so that it sits in the middle of the larger grid or leans away from the end that needs
 room. See docs/board-layout.md.
@@ -147,11 +148,9 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
     value while that is to come; where the board is, or with ``margin`` units more on every side (a
     rescale to come)."""
     big: tuple[Grid, dict[Point, _End]] | None = None
-    for point in (ends if AHEAD_ALL else _open_points(ends, spinner)):
+    for point in _open_points(ends, spinner):
         value = point_value(point)
-        to_come = [t for t in _PLAIN[value] if t not in placed]
-        plain = next((t for t in to_come if Tile(t.low + t.high - value, t.low + t.high - value) not in placed),
-                     to_come[0] if to_come else None) if WORST else (to_come[0] if to_come else None)
+        plain = next((t for t in _PLAIN[value] if t not in placed), None)
         for tile in (plain, Tile(value, value)):
             if tile is None or tile in placed:
                 continue
@@ -209,29 +208,26 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
             yield offset
 
 
-BACK_LEVEL = 0
-BACK_TOP = 3
-POCKET = 0
-AHEAD_ALL = False
-WORST = False
-DELAY = False
+RETURN = 8
+"""Units a turn-back's second corner needs free straight on past the turned tile (two tiles' length)."""
 
 
-def _turns_back(grid: Grid, end: _End, choice: Choice) -> bool:
-    """True if ``choice`` turns the arm against its drift (back towards its own earlier rows) into a
-    pocket: less than ``POCKET`` units of room straight on past the turned tile."""
-    drift = end.drift
+def _into_pocket(grid: Grid, end: _End, choice: Choice) -> bool:
+    """True if ``choice`` turns an arm into a pocket: against its drift, back towards its own rows, or
+    onto a row (a turn-back's second corner) with less than ``RETURN`` units free straight on."""
     _, _, _, nx, ny, nd = choice[0]
-    if drift is None or nd == end.d or nd != (-drift[0], -drift[1]):
-        return False
-    return POCKET == 0 or not grid.free(unit_box(nx, ny, nd, POCKET, 1), None)
+    drift, then = end.drift, end.then
+    if drift is not None and nd != end.d and nd == (-drift[0], -drift[1]):
+        return True
+    return then is not None and nd == then and not grid.free(unit_box(nx, ny, nd, RETURN, 1), None)
 
 
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
          spinner: Tile | None, placed: frozenset[Tile], level: int, margin: int = 0
          ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
     """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room at
-    ``level`` (``_room``) and giving the new ends that room; None if no way of laying it does."""
+    ``level`` (``_room``) and giving the new ends that room, at level 0 and above never into a pocket
+    (``_into_pocket``); None if no way of laying it does."""
     at = placement.at
     assert at is not None
     end = ends.get(at)
@@ -244,8 +240,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     kept = [p for p in ends if p != at and _room_among(grid, p, ends, placed, spinner_before, kept_level)]
     after = placed | {tile}
     value = point_value(at)
-    for choice in _choices(grid, end, tile.is_double, is_spinner, DELAY and spinner is None):
-        if BACK_LEVEL <= level <= BACK_TOP and _turns_back(grid, end, choice):
+    for choice in _choices(grid, end, tile.is_double, is_spinner, False):
+        if level >= 0 and _into_pocket(grid, end, choice):
             continue
         state = grid.snapshot()
         new_ends = dict(ends)

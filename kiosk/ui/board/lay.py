@@ -90,6 +90,9 @@ def _plans_for(
     Straight on; when that is blocked, turn back as a snake: an arm along the area's long side
     turns clockwise and then back the opposite way (two corners, the next row), an arm along
     the short side turns clockwise once and keeps running. Any other quarter turn comes last.
+    After that single turn the arm drifts (turns back later) away from where it came from in a wide
+    area, so that a spinner's branch does not snake back around the line's ends; in a tall one,
+    back towards it.
     """
     plans: list[Plan] = []
     if then is not None:

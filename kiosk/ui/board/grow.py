@@ -13,6 +13,7 @@ room. See docs/board-layout.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from engine import Placement, Point, Tile
 from kiosk.ui.board.grid import ARMS, Box, Grid, ccw, cw, overlap, unit_box
@@ -163,8 +164,7 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
             if margin <= 0:
                 return False
             if big is None:
-                big = _padded(grid, margin), {p: _End(e.x + margin, e.y + margin, e.d, e.drift, e.then, e.owner,
-                                                      e.on_double, e.shift) for p, e in ends.items()}
+                big = _padded(grid, margin), {p: replace(e, x=e.x + margin, y=e.y + margin) for p, e in ends.items()}
             state = big[0].snapshot()
             fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
             big[0].restore(state)
@@ -185,7 +185,7 @@ def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox],
         tiles.append((index, tile, box, vertical, first, second, spinner))
     for hx, hy, d, owner in found.grid.reserved:
         grid.reserve(hx + dx, hy + dy, d, owner)
-    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner, e.on_double, e.shift) for p, e in found.ends.items()}
+    ends = {p: replace(e, x=e.x + dx, y=e.y + dy) for p, e in found.ends.items()}
     return tiles, ends
 
 
@@ -210,16 +210,28 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
 
 RETURN = 8
 """Units a turn-back's second corner needs free straight on past the turned tile (two tiles' length)."""
+SPINNER_GAP = 5
+"""Units a turn-back's second corner needs free between its far half and the row before while no
+double is down: room for the branch of a spinner laid on the new row (a tile and a target's half)."""
 
 
-def _into_pocket(grid: Grid, end: _End, choice: Choice) -> bool:
-    """True if ``choice`` turns an arm into a pocket: against its drift, back towards its own rows, or
-    onto a row (a turn-back's second corner) with less than ``RETURN`` units free straight on."""
+def _into_pocket(grid: Grid, end: _End, choice: Choice, no_double: bool) -> bool:
+    """True if ``choice`` turns an arm into a pocket: against its drift once it has turned back onto a
+    row (back between its own rows), or onto a row (a turn-back's second corner) with less than
+    ``RETURN`` units free straight on, or, while no double is down (``no_double``), less than
+    ``SPINNER_GAP`` units from the row before."""
     _, _, _, nx, ny, nd = choice[0]
     drift, then = end.drift, end.then
-    if drift is not None and nd != end.d and nd == (-drift[0], -drift[1]):
+    if drift is None:
+        return False
+    back = (-drift[0], -drift[1])
+    if nd != end.d and nd == back and end.returned:
         return True
-    return then is not None and nd == then and not grid.free(unit_box(nx, ny, nd, RETURN, 1), None)
+    if nd != then:
+        return False
+    if not grid.free(unit_box(nx, ny, nd, RETURN, 1), None):
+        return True
+    return no_double and not grid.free(unit_box(nx - nd[0] + back[0], ny - nd[1] + back[1], back, SPINNER_GAP, 1), None)
 
 
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
@@ -241,7 +253,7 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     after = placed | {tile}
     value = point_value(at)
     for choice in _choices(grid, end, tile.is_double, is_spinner, False):
-        if level >= 0 and _into_pocket(grid, end, choice):
+        if level >= 0 and _into_pocket(grid, end, choice, spinner is None):
             continue
         state = grid.snapshot()
         new_ends = dict(ends)

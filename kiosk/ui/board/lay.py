@@ -50,6 +50,8 @@ class _End:
     on_double: bool = False
     shift: int = 0
     """On a double that lies a quarter tile to a side: that side (1 clockwise from ``d``, -1 the other)."""
+    returned: bool = False
+    """True once the arm has turned back onto a new row (a turn-back's second corner)."""
 
 
 @dataclass(slots=True)
@@ -279,7 +281,8 @@ def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinn
         box = shape[0]
         sx, sy = cw(nd)
         shift = ((box[0] + box[2]) // 2 - nx) * sx + ((box[1] + box[3]) // 2 - ny) * sy
-    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift)
+    returned = end.returned or (end.then is not None and then is None and nd == end.then)
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift, returned)
     if is_spinner:
         box = shape[0]
         _open_branches(grid, tile, (box[0] + box[2]) // 2, (box[1] + box[3]) // 2, end.d, ends)

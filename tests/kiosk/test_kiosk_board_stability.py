@@ -17,7 +17,13 @@ from kiosk.devtools.board_bench import (
     percentiles,
     stability,
 )
-from kiosk.ui.board.geometry import BoardGeometry, PlacedTile, layout_board_anew, layout_placements
+from kiosk.ui.board.geometry import (
+    BoardGeometry,
+    PlacedTile,
+    layout_board_anew,
+    layout_placements,
+    min_readable_long,
+)
 
 
 def boards_as_played(layout: Layout, area: tuple[int, int, int, int]) -> list[BoardGeometry]:
@@ -42,16 +48,16 @@ def test_earlier_tiles_keep_their_pixels_unless_the_whole_board_pans_or_rescales
 
 @pytest.mark.parametrize(("area", "rounds", "seed", "most", "redrawn", "rescaled"), [
     (board_rect(800, 480), 150, 44, 0, 0.06, 0.03),
-    (board_rect(1280, 800), 40, 47, 1, 0.08, 0.04),
+    (board_rect(1280, 800), 40, 47, 0, 0.08, 0.04),
     ((0, 0, 1000, 260), 40, 48, 0, 0.15, 0.09),  # wide and low: starts at 96 px, and pans and shrinks more often
 ])
 def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, int, int, int], rounds: int, seed: int,
                                                               most: int, redrawn: float, rescaled: float) -> None:
     """Issue 20: a tile once placed keeps its place and direction; only the whole board moves or
-    scales. The target is none: none moves at 800 x 480 (2,179 placements) or on the 1000 x 260
-    board (607); at 1280 x 800 one placement of 550 still lays the board out again, any more fails
-    (the bench: 1 placement of 14,685 over 1,000 rounds with seed 1, 0 with seed 2,
-    docs/board-layout.md; 6 and 6 before session 10, 14 before the look ahead, 448 before that,
+    scales. The target is none: none moves at 800 x 480 (2,179 placements), at 1280 x 800 (550; one
+    before issue 20, point 3) or on the 1000 x 260 board (607) (the bench over 1,000 rounds: none with
+    seeds 1 and 2 at 800 x 480 and 1280 x 800, 2 placements with seed 3 at each, docs/board-layout.md;
+    1 with seed 1 before issue 20, point 3, 6 and 6 before that, 14 before the look ahead, 448 before that,
     1,244 before issue 20)."""
     s = stability(end_of_round_boards(rounds, seed), area)
     assert s.placements > 10 * rounds
@@ -62,11 +68,68 @@ def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, in
     assert s.rescales + s.pans <= s.view_changes <= s.rescales + s.pans + s.moved_placements
 
 
+_R138 = ("6|6 0|6@6|6:lineA 3|6@6|6:lineB 0|5@0|6:low 3|3@3|6:low 3|4@3|3:lineB 4|5@3|4:high 1|6@6|6:branchB "
+         "1|4@1|6:low 2|4@1|4:high 1|2@2|4:low 1|3@1|2:low 1|5@4|5:high 0|3@1|3:high 1|1@1|5:low 0|2@0|3:low "
+         "2|3@0|2:high 2|5@0|5:high 0|1@1|1:lineB 2|2@2|5:low")
+ONCE_LAID_OUT_AGAIN = [
+    # (screen, where the bench found it: seed, round, placement that moved tiles), the round as played
+    ((800, 480), "seed 1, round 789, placement 15",
+     "4|4 4|6@4|4:lineB 5|6@4|6:high 2|5@5|6:low 2|2@2|5:low 1|2@2|2:lineB 1|1@1|2:low 1|3@1|1:lineB 0|3@1|3:high "
+     "0|0@0|3:low 0|1@0|0:lineB 1|6@0|1:high 2|4@4|4:lineA 6|6@1|6:high 3|6@6|6:lineB 3|3@3|6:low 2|6@2|4:low "
+     "0|6@2|6:high"),
+    ((800, 480), "seed 3, round 138, placement 20", _R138),
+    ((1280, 800), "seed 3, round 138, placement 20", _R138),
+    ((1280, 800), "seed 2, round 85, placement 24",
+     "2|4 4|5@2|4:high 3|5@4|5:high 1|2@2|4:low 2|3@3|5:low 1|4@1|2:low 4|6@1|4:high 0|6@4|6:high 2|6@2|3:low "
+     "1|6@2|6:high 0|1@0|6:low 1|3@1|6:low 3|3@1|3:high 0|3@3|3:lineB 3|6@3|3:branchA 5|6@3|6:high 5|5@5|6:low "
+     "0|2@0|3:low 2|2@0|2:high 0|5@5|5:lineB 3|4@3|3:branchB 0|0@0|5:low 2|5@2|2:lineB 4|4@3|4:high"),
+    ((1280, 800), "seed 2, round 860, placements 20, 21 and 24",
+     "1|5 1|4@1|5:low 0|5@1|5:high 0|1@0|5:low 4|6@1|4:high 1|2@0|1:high 1|6@4|6:high 1|3@1|6:low 0|3@1|3:high "
+     "0|2@1|2:high 0|6@0|2:low 3|6@0|6:high 3|5@3|6:low 4|5@3|5:high 4|4@4|5:low 3|4@4|4:lineB 3|3@3|4:low "
+     "0|0@0|3:low 2|3@3|3:lineB 2|4@4|4:branchB 2|5@2|4:low 2|6@2|3:low 5|6@2|6:high 0|4@4|4:branchA 5|5@2|5:high"),
+    ((1280, 800), "the stability test's seed 47, round 26, placement 20",
+     "4|6 6|6@4|6:high 0|6@6|6:lineB 0|3@0|6:low 1|3@0|3:high 0|1@1|3:low 0|0@0|1:low 4|4@4|6:low 0|5@0|0:lineB "
+     "5|5@0|5:high 2|5@5|5:lineB 2|6@2|5:low 5|6@2|6:high 1|4@4|4:lineB 1|1@1|4:low 4|5@5|6:low 1|5@1|1:lineB "
+     "3|6@6|6:branchB 3|5@3|6:low 0|4@4|5:low 0|2@0|4:low 1|2@0|2:high 1|6@1|2:low"),
+    ((1280, 800), "seed 2, round 476, placement 23 (with the first of point 3's changes only)",
+     "3|6 1|6@3|6:high 1|3@1|6:low 0|3@1|3:high 3|5@3|6:low 0|5@3|5:high 0|6@0|5:low 2|6@0|6:high 2|5@2|6:low "
+     "0|1@0|3:low 1|1@0|1:high 4|5@2|5:high 4|6@4|5:low 1|5@1|1:lineB 6|6@4|6:high 5|6@6|6:lineB 5|5@1|5:high "
+     "1|2@1|1:branchA 0|2@1|2:high 0|0@0|2:low 1|4@1|1:branchB 2|4@1|4:high 0|4@0|0:lineB 3|4@0|4:high "
+     "3|3@3|4:low"),
+]
+"""Rounds of random play (``python -m kiosk.devtools.board_bench --boards 1000 --seed N --size WxH``) in
+which a placement found no way with every earlier tile kept and the board was laid out again before
+issue 20, point 3 (docs/board-layout.md): an arm on its return row that turned back up between its own rows,
+a spinner's branch that snaked back towards the line around another arm's end, a spinner laid on a
+return row too close to the row before for its branch. Seed 3's rounds 34 and 180 (800 x 480) and
+round 3 (1280 x 800) are still laid out again (docs/board-layout.md, known limits)."""
+
+
+def _round(text: str) -> Layout:
+    """A round written as ``tile@at_tile:slot`` placements (the opening tile without ``@``)."""
+    return Layout.from_list([[tile, at.split(":") if at else None]
+                             for tile, _, at in (word.partition("@") for word in text.split())])
+
+
+@pytest.mark.parametrize(("screen", "found", "played"), ONCE_LAID_OUT_AGAIN,
+                         ids=[f"{w}x{h} {found}" for (w, h), found, _ in ONCE_LAID_OUT_AGAIN])
+def test_the_rounds_once_laid_out_again_keep_every_tile(screen: tuple[int, int], found: str, played: str) -> None:
+    """Issue 20, point 3: each placement of these rounds keeps every earlier tile's place and direction
+    (a pan or a rescale of the whole board allowed), and the tiles stay readable."""
+    layout = _round(played)
+    area = board_rect(*screen)
+    s = stability([layout], area)
+    assert s.placements == len(layout) - 1
+    assert s.moved_placements == 0, (found, s.cases)
+    final = layout_placements(layout.placements, layout.spinner, area)
+    assert final.tile_long >= min_readable_long(area)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("seed", "most"), [(1, 1), (2, 0)])
+@pytest.mark.parametrize(("seed", "most"), [(1, 0), (2, 0), (3, 2)])
 def test_over_the_benchs_thousand_rounds_a_board_is_laid_out_again_at_most_a_handful_of_times(
         seed: int, most: int) -> None:
-    """The bench's figure (``python -m kiosk.devtools.board_bench --boards 1000 --seed 1``; seed 2 too):
+    """The bench's figure (``python -m kiosk.devtools.board_bench --boards 1000 --seed 1``; seeds 2 and 3 too):
     placements that moved or turned an earlier tile, over 1,000 rounds of about 14,600 placements, and
     the cost of the look ahead in rescales and tile sizes (docs/board-layout.md)."""
     boards = end_of_round_boards(1000, seed)

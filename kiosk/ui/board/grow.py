@@ -3,7 +3,8 @@
 Every tile already laid keeps its place and direction. The new tile takes the first way its arm
 prefers that leaves every open end room for what may come next there (a plain tile; the double
 of that value, across, with room beyond it; the spinner's branches; first, where it can, room for
-every end's next tile to leave the same, a look ahead of one more tile). When no way does, the board
+every end's next tile to leave the same, a look ahead of one more tile), and that does not turn its
+arm into a pocket (back towards its own rows, or onto a row with no room to run). When no way does, the board
 is *rescaled*: the same arrangement on a grid of smaller units (more of them fit the area), moved
 as a whole so that it sits in the middle of the larger grid or leans away from the end that needs
 room. See docs/board-layout.md.
@@ -12,12 +13,14 @@ room. See docs/board-layout.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from engine import Placement, Point, Tile
 from kiosk.ui.board.grid import ARMS, Box, Grid, ccw, cw, overlap, unit_box
 from kiosk.ui.board.lay import (
     _STRAIGHT,
     Attempt,
+    Choice,
     TargetBox,
     TileBox,
     _choices,
@@ -161,8 +164,7 @@ def _next_fits(grid: Grid, ends: dict[Point, _End], placed: frozenset[Tile], spi
             if margin <= 0:
                 return False
             if big is None:
-                big = _padded(grid, margin), {p: _End(e.x + margin, e.y + margin, e.d, e.drift, e.then, e.owner,
-                                                      e.on_double, e.shift) for p, e in ends.items()}
+                big = _padded(grid, margin), {p: replace(e, x=e.x + margin, y=e.y + margin) for p, e in ends.items()}
             state = big[0].snapshot()
             fits = _add(big[0], [], big[1], Placement(tile, point, None), 0, would_spin, placed, INNER) is not None
             big[0].restore(state)
@@ -183,7 +185,7 @@ def _moved(found: Attempt, grid: Grid, dx: int, dy: int) -> tuple[list[TileBox],
         tiles.append((index, tile, box, vertical, first, second, spinner))
     for hx, hy, d, owner in found.grid.reserved:
         grid.reserve(hx + dx, hy + dy, d, owner)
-    ends = {p: _End(e.x + dx, e.y + dy, e.d, e.drift, e.then, e.owner, e.on_double, e.shift) for p, e in found.ends.items()}
+    ends = {p: replace(e, x=e.x + dx, y=e.y + dy) for p, e in found.ends.items()}
     return tiles, ends
 
 
@@ -206,11 +208,38 @@ def _offsets(found: Attempt, grid: Grid, toward: tuple[int, int]) -> Iterator[tu
             yield offset
 
 
+RETURN = 8
+"""Units a turn-back's second corner needs free straight on past the turned tile (two tiles' length)."""
+SPINNER_GAP = 5
+"""Units a turn-back's second corner needs free between its far half and the row before while no
+double is down: room for the branch of a spinner laid on the new row (a tile and a target's half)."""
+
+
+def _into_pocket(grid: Grid, end: _End, choice: Choice, no_double: bool) -> bool:
+    """True if ``choice`` turns an arm into a pocket: against its drift once it has turned back onto a
+    row (back between its own rows), or onto a row (a turn-back's second corner) with less than
+    ``RETURN`` units free straight on, or, while no double is down (``no_double``), less than
+    ``SPINNER_GAP`` units from the row before."""
+    _, _, _, nx, ny, nd = choice[0]
+    drift, then = end.drift, end.then
+    if drift is None:
+        return False
+    back = (-drift[0], -drift[1])
+    if nd != end.d and nd == back and end.returned:
+        return True
+    if nd != then:
+        return False
+    if not grid.free(unit_box(nx, ny, nd, RETURN, 1), None):
+        return True
+    return no_double and not grid.free(unit_box(nx - nd[0] + back[0], ny - nd[1] + back[1], back, SPINNER_GAP, 1), None)
+
+
 def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement, index: int,
          spinner: Tile | None, placed: frozenset[Tile], level: int, margin: int = 0
          ) -> tuple[list[TileBox], list[TargetBox], dict[Point, _End]] | None:
     """Lay ``placement`` on ``grid`` (which holds ``tiles``) keeping every other end's room at
-    ``level`` (``_room``) and giving the new ends that room; None if no way of laying it does."""
+    ``level`` (``_room``) and giving the new ends that room, at level 0 and above never into a pocket
+    (``_into_pocket``); None if no way of laying it does."""
     at = placement.at
     assert at is not None
     end = ends.get(at)
@@ -224,6 +253,8 @@ def _add(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: P
     after = placed | {tile}
     value = point_value(at)
     for choice in _choices(grid, end, tile.is_double, is_spinner, False):
+        if level >= 0 and _into_pocket(grid, end, choice, spinner is None):
+            continue
         state = grid.snapshot()
         new_ends = dict(ends)
         del new_ends[at]

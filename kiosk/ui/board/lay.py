@@ -50,6 +50,8 @@ class _End:
     on_double: bool = False
     shift: int = 0
     """On a double that lies a quarter tile to a side: that side (1 clockwise from ``d``, -1 the other)."""
+    returned: bool = False
+    """True once the arm has turned back onto a new row (a turn-back's second corner)."""
 
 
 @dataclass(slots=True)
@@ -90,6 +92,9 @@ def _plans_for(
     Straight on; when that is blocked, turn back as a snake: an arm along the area's long side
     turns clockwise and then back the opposite way (two corners, the next row), an arm along
     the short side turns clockwise once and keeps running. Any other quarter turn comes last.
+    After that single turn the arm drifts (turns back later) away from where it came from in a wide
+    area, so that a spinner's branch does not snake back around the line's ends; in a tall one,
+    back towards it.
     """
     plans: list[Plan] = []
     if then is not None:
@@ -103,7 +108,7 @@ def _plans_for(
             if (d[0] != 0) == wide:
                 plans.append((_TURN, c, c, neg(d)))
             else:
-                plans.append((_TURN, c, neg(d), None))
+                plans.append((_TURN, c, d if wide else neg(d), None))
         elif drift[0] * d[0] + drift[1] * d[1] == 0:
             plans.append((_TURN, drift, drift, neg(d)))
     for t in (cw(d), ccw(d)):
@@ -276,7 +281,8 @@ def _lay(grid: Grid, tile: Tile, value: int, end: _End, choice: Choice, is_spinn
         box = shape[0]
         sx, sy = cw(nd)
         shift = ((box[0] + box[2]) // 2 - nx) * sx + ((box[1] + box[3]) // 2 - ny) * sy
-    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift)
+    returned = end.returned or (end.then is not None and then is None and nd == end.then)
+    ends[Point(tile, open_slot)] = _End(nx, ny, nd, drift, then, end.owner, tile.is_double, shift, returned)
     if is_spinner:
         box = shape[0]
         _open_branches(grid, tile, (box[0] + box[2]) // 2, (box[1] + box[3]) // 2, end.d, ends)

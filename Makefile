@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench screenshots replay catalogs clean hub constraints
+.PHONY: run test test-slow test-fast lint bench screenshots replay catalogs clean hub constraints
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,13 +25,22 @@ run: $(STAMP)
 KIOSK_TESTS := $(wildcard tests/kiosk/test_*.py)
 KIOSK_FIRST := $(wildcard tests/kiosk/test_kiosk_[a-o]*.py)
 KIOSK_SECOND := $(filter-out $(KIOSK_FIRST) tests/kiosk/test_kiosk_seats.py,$(KIOSK_TESTS))
+# The tests marked slow (soaks, club nights, the crash harness, thousands of random rounds, every
+# screen in every language) are left out: `make test-slow` runs them, in the same processes
 test: $(STAMP) lint
-	$(PY) -m pytest --ignore=tests/kiosk
-	$(PY) -m pytest $(KIOSK_FIRST)
-	$(PY) -m pytest $(KIOSK_SECOND)
-	$(PY) -m pytest tests/kiosk/test_kiosk_seats.py
+	$(PY) -m pytest -m "not slow" --ignore=tests/kiosk
+	$(PY) -m pytest -m "not slow" $(KIOSK_FIRST)
+	$(PY) -m pytest -m "not slow" $(KIOSK_SECOND)
+	$(PY) -m pytest -m "not slow" tests/kiosk/test_kiosk_seats.py
 
-# everything but the tests marked slow (crash harness, thousands of random matches, every screen in every language)
+# only the tests marked slow (none is in test_kiosk_seats.py); CI runs them after `make test`
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow --ignore=tests/kiosk
+	$(PY) -m pytest -m slow $(KIOSK_FIRST)
+	$(PY) -m pytest -m slow $(KIOSK_SECOND)
+
+# the same tests as `make test`, without the lint, in one process (one process for all the kiosk tests met a
+# segmentation fault; see test)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow" -q
 

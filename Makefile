@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench screenshots replay catalogs clean hub constraints
+.PHONY: run test test-slow test-fast lint bench screenshots replay catalogs clean hub constraints
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,20 +18,21 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(PY) -m kiosk --simulator $(ARGS) || { status=$$?; [ $$status -eq 10 ] || exit $$status; }
 
-# lint and type checks, then every test, in four pytest processes: the kiosk's tests apart from the
-# rest, in two halves, and tests/kiosk/test_kiosk_seats.py alone. One process for all of them met a
-# segmentation fault inside pygame drawing after hundreds of kiosk apps (sessions 7 and 9, not yet
-# found; README, Tests); every kiosk test file is named test_kiosk_*.py and falls in one half
-KIOSK_TESTS := $(wildcard tests/kiosk/test_*.py)
-KIOSK_FIRST := $(wildcard tests/kiosk/test_kiosk_[a-o]*.py)
-KIOSK_SECOND := $(filter-out $(KIOSK_FIRST) tests/kiosk/test_kiosk_seats.py,$(KIOSK_TESTS))
+# lint and type checks, then every test but those marked slow (soaks, club nights, the crash harness,
+# thousands of random rounds, every screen in every language: `make test-slow` runs them), in two
+# pytest processes: the kiosk's tests apart from the rest (they were split further while a
+# segmentation fault after hundreds of kiosk apps was not found: sounds let go on a mixer left open
+# by another test, fixed in kiosk/ui/sound.py; README, Tests)
 test: $(STAMP) lint
-	$(PY) -m pytest --ignore=tests/kiosk
-	$(PY) -m pytest $(KIOSK_FIRST)
-	$(PY) -m pytest $(KIOSK_SECOND)
-	$(PY) -m pytest tests/kiosk/test_kiosk_seats.py
+	$(PY) -m pytest -m "not slow" --ignore=tests/kiosk
+	$(PY) -m pytest -m "not slow" tests/kiosk
 
-# everything but the tests marked slow (crash harness, thousands of random matches, every screen in every language)
+# only the tests marked slow, in the same two processes; CI runs them after `make test`
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow --ignore=tests/kiosk
+	$(PY) -m pytest -m slow tests/kiosk
+
+# the same tests as `make test`, without the lint, in one process
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow" -q
 

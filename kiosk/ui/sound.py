@@ -182,7 +182,14 @@ class SoundPlayer:
         self._guard(start)
 
     def close(self) -> None:
-        """Stop and close the mixer if this player opened it."""
+        """Stop what plays, let go of the sounds, and close the mixer if this player opened it.
+
+        The channels are stopped before the sounds go: sounds let go while a mixer opened by
+        someone else still plays or queues them crashed the process (a segmentation fault, a few
+        apps later, in whatever the main thread then did; README, Tests)."""
+        if self.sounds and pygame.mixer.get_init() is not None:
+            self._guard(pygame.mixer.stop)
+            self._guard(pygame.mixer.stop)  # the first stop started each channel's queued sound
         self.sounds = {}
         if self._opened:
             self._opened = False

@@ -38,12 +38,18 @@ def cluster() -> Iterator[LocalCluster]:
 
 
 @pytest.fixture
-def dsn(cluster: LocalCluster) -> str:
-    """A fresh database, migrated (a copy of the template)."""
+def dsn(cluster: LocalCluster) -> Iterator[str]:
+    """A fresh database, migrated (a copy of the template), dropped after the test.
+
+    Dropped at once, not with the cluster at the session's end: the removal of hundreds of
+    databases' files (1.6 GB) written back to disk long before took 53 s there (153 s with the
+    tests marked slow), dropping each right after its test about 60 ms."""
     name = f"club_test_{next(_numbers)}"
     with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name} TEMPLATE club_template")
-    return cluster.dsn(name)
+    yield cluster.dsn(name)
+    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")  # FORCE: a connection the test left open is closed
 
 
 @pytest.fixture

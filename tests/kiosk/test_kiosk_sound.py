@@ -65,6 +65,15 @@ def test_two_cues_of_a_frame_play_one_after_the_other_on_one_channel() -> None:
     player.close()
 
 
+def test_a_player_on_a_mixer_opened_before_it_stops_its_sounds_on_close_and_leaves_the_mixer_open() -> None:
+    pygame.mixer.init()  # opened by someone else (pygame.init() in another test did so for every later app)
+    player = SoundPlayer(60)
+    player.play([Cue(CueKind.SCORE, 0), Cue(CueKind.YOUR_TURN, 1)])  # one playing, one queued
+    assert pygame.mixer.get_busy()
+    player.close()
+    assert pygame.mixer.get_init() is not None and not pygame.mixer.get_busy() and not player.active
+
+
 def test_volume_0_never_opens_the_mixer_until_the_volume_is_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[object] = []
     real_init = pygame.mixer.init

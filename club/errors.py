@@ -82,3 +82,17 @@ class SchemaError(SetupError):
     """The database's schema is newer than this hub, or a migration failed (the database is left as it was)."""
 
     code = "schema"
+
+
+class WrongCode(ClubError):
+    """A join code that is not the event's (or joining by code is closed)."""
+
+    status = 403
+    code = "wrong_code"
+
+
+class TooManyTries(ClubError):
+    """Too many wrong codes for an event lately: wait."""
+
+    status = 429
+    code = "too_many_tries"

@@ -17,7 +17,7 @@ import threading
 import uuid
 from collections import defaultdict, deque
 
-from club.errors import BadRequest, ClubError, Conflict
+from club.errors import BadRequest, Conflict, TooManyTries, WrongCode
 from club.events.rules import Format
 from club.eventstore import Conn, _event_row, _key, _lock, _log, join
 
@@ -26,20 +26,6 @@ MAX_WRONG = 10
 WINDOW_S = 60.0
 SELF = "player (join code)"
 """The actor the log names for a self-join."""
-
-
-class WrongCode(ClubError):
-    """A join code that is not the event's (or joining by code is closed)."""
-
-    status = 403
-    code = "wrong_code"
-
-
-class TooManyTries(ClubError):
-    """Too many wrong codes for an event lately: wait."""
-
-    status = 429
-    code = "too_many_tries"
 
 
 class Guard:

@@ -137,3 +137,35 @@ def open_app(journal: Journal | None, clock: FakeClock, orientation: str = "tabl
     """The app at 800 x 480 on ``journal``, without hand-over screens, mock hardware and a fixed seed."""
     return kiosk_app(orientation=orientation, match={"handover": False}, clock=clock, journal=journal,
                      boot_id="boot-1")[0]
+
+
+def event_table(journal: Journal, hub_url: str, token: str, clock: FakeClock, orientation: str = "table"
+                ) -> tuple[App, Any]:
+    """The app on ``journal`` with a club-event worker (an ``AssignmentWorker``, run by hand:
+    ``run_once``) filling its box, against the hub at ``hub_url``."""
+    from kiosk.club.assignment import AssignmentWorker
+    from kiosk.club.client import HubClient
+    from kiosk.club.table_pairing import PairingBox
+    from kiosk.club.worker import KeeperAccess
+
+    app = open_app(journal, clock, orientation)
+    keeper = app.controller.keeper
+    assert keeper is not None
+    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub_url, token, timeout_s=5), PairingBox(),
+                         clock=clock.now, wall_clock=lambda: 1_764_690_000.0)
+    app.controller.events.box = w.box
+    w.load()
+    app.step(wait=False)
+    return app, w
+
+
+def poll(app: App, w: Any) -> None:
+    """One round of the event worker at the app's time, then a frame."""
+    w.run_once(app.clock.now())
+    app.step(wait=False)
+
+
+def drawn_texts(app: App) -> list[str]:
+    """The texts of the app's next frame."""
+    assert isinstance(app.clock, FakeClock)
+    return [f.text for f in draw_recorded(app, app.clock)]

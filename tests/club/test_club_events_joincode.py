@@ -15,7 +15,7 @@ import pytest
 from club_events_support import FakeClock
 from fastapi.testclient import TestClient
 
-from club import eventstore, joincode
+from club import errors, eventstore, joincode
 from club.app import create_app
 from club.errors import Conflict
 from club.tokens import add_kiosk
@@ -119,15 +119,15 @@ def test_guessing_is_throttled_and_entries_that_close_close_the_code(site) -> No
         code = joincode.new_code(conn, event, clock.t)
         other = f"{(int(code) + 1) % 10 ** joincode.DIGITS:06d}"
         for _ in range(joincode.MAX_WRONG):
-            with pytest.raises(joincode.WrongCode):
+            with pytest.raises(errors.WrongCode):
                 joincode.self_join(conn, guard, event, players[0]["uuid"], other, clock.t)
-        with pytest.raises(joincode.TooManyTries):  # even the right code, until the minute has passed
+        with pytest.raises(errors.TooManyTries):  # even the right code, until the minute has passed
             joincode.self_join(conn, guard, event, players[0]["uuid"], code, clock.t + 30)
         joincode.self_join(conn, guard, event, players[0]["uuid"], code, clock.t + joincode.WINDOW_S + 1)
         joincode.self_join(conn, guard, event, players[1]["uuid"], code, clock.t + joincode.WINDOW_S + 2)
         eventstore.start(conn, event, clock.t + 70)
         assert joincode.code_of(conn, event) is None  # a round-robin's entries close at its start
-        with pytest.raises(joincode.WrongCode):
+        with pytest.raises(errors.WrongCode):
             joincode.self_join(conn, guard, event, players[2]["uuid"], code, clock.t + 200)
         with pytest.raises(Conflict, match="no more entries"):
             joincode.new_code(conn, event, clock.t + 200)
@@ -140,10 +140,10 @@ def test_tries_for_events_with_no_code_are_refused_and_not_remembered(site) -> N
     with psycopg.connect(dsn) as conn:
         event = str(eventstore.create_event(conn, name="Arena", format="arena", minutes=30, now=clock.t))
         for _ in range(200):  # made-up events, and one whose joining by code is not open: nothing to guess
-            with pytest.raises(joincode.WrongCode):
+            with pytest.raises(errors.WrongCode):
                 joincode.self_join(conn, guard, str(uuid.uuid4()), players[0]["uuid"], "123456", clock.t)
         for _ in range(joincode.MAX_WRONG):
-            with pytest.raises(joincode.WrongCode):
+            with pytest.raises(errors.WrongCode):
                 joincode.self_join(conn, guard, event, players[0]["uuid"], "123456", clock.t)
         assert guard.tracked() == 0  # the guard's memory does not grow with tries it need not count
         code = joincode.new_code(conn, event, clock.t)

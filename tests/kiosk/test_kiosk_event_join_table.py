@@ -16,15 +16,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 from event_hub_support import TOKEN, EventHub
-from kiosk_support import draw_recorded, intents_on_screen, open_app, spot_for, tap
+from kiosk_support import drawn_texts, event_table, intents_on_screen, open_app, poll, spot_for, tap
 
 from engine import NS_PER_S
 from hardware.events import Button, InputEvent
 from kiosk.app import App
 from kiosk.club.assignment import AssignmentWorker
-from kiosk.club.client import HubClient
-from kiosk.club.table_pairing import PairingBox
-from kiosk.club.worker import KeeperAccess
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
 from kiosk.table import intents as do
@@ -49,25 +46,10 @@ def at_table(journal: Journal, hub: EventHub, orientation: str = "table") -> tup
     """The app on ``journal`` (Anna and Ben named at this table) with the club-event worker run by hand."""
     Players(journal).create("Anna")
     Players(journal).create("Ben")
-    app = open_app(journal, FakeClock(10 * S), orientation)
-    keeper = app.controller.keeper
-    assert keeper is not None
-    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub.url, TOKEN, timeout_s=5), PairingBox(),
-                         clock=app.clock.now, wall_clock=lambda: 1_764_690_000.0)
-    app.controller.events.box = w.box
-    w.load()
-    app.step(wait=False)
-    return app, w
+    return event_table(journal, hub.url, TOKEN, FakeClock(10 * S), orientation)
 
 
-def poll(app: App, w: AssignmentWorker) -> None:
-    w.run_once(app.clock.now())
-    app.step(wait=False)
-
-
-def texts(app: App) -> list[str]:
-    assert isinstance(app.clock, FakeClock)
-    return [f.text for f in draw_recorded(app, app.clock)]
+texts = drawn_texts
 
 
 def uuid_of(journal: Journal, name: str) -> str:
@@ -264,13 +246,7 @@ def test_a_taken_or_empty_name_in_the_join_picker_says_why_and_joins_no_one(jour
 
 
 def test_with_no_named_player_yet_the_join_picker_offers_new_player(journal: Journal, hub: EventHub) -> None:
-    app = open_app(journal, FakeClock(10 * S))
-    keeper = app.controller.keeper
-    assert keeper is not None
-    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub.url, TOKEN, timeout_s=5), PairingBox(),
-                         clock=app.clock.now, wall_clock=lambda: 1_764_690_000.0)
-    app.controller.events.box = w.box
-    w.load()
+    app, w = event_table(journal, hub.url, TOKEN, FakeClock(10 * S))
     hub.joinable = [ARENA]
     poll(app, w)
     tap(app, do.JoinEvent(0, ARENA["uuid"]))

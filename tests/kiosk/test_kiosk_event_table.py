@@ -17,7 +17,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
 from event_hub_support import TOKEN, EventHub, pairing_body
-from kiosk_support import draw_recorded, intents_on_screen, open_app, playing, tap
+from kiosk_support import drawn_texts, event_table, intents_on_screen, open_app, playing, poll, tap
 
 from engine import NS_PER_S, Phase
 from hardware.events import Button, InputEvent
@@ -51,25 +51,10 @@ def hub() -> Iterator[EventHub]:
 def at_table(journal: Journal, hub: EventHub, clock: FakeClock, orientation: str = "table"
              ) -> tuple[App, AssignmentWorker]:
     """The app on ``journal`` with a club-event worker (run by hand: ``run_once``) filling its box."""
-    app = open_app(journal, clock, orientation)
-    keeper = app.controller.keeper
-    assert keeper is not None
-    w = AssignmentWorker(KeeperAccess(keeper), HubClient(hub.url, TOKEN, timeout_s=5), PairingBox(),
-                         clock=clock.now, wall_clock=lambda: 1_764_690_000.0)
-    app.controller.events.box = w.box
-    w.load()
-    app.step(wait=False)
-    return app, w
+    return event_table(journal, hub.url, TOKEN, clock, orientation)
 
 
-def poll(app: App, w: AssignmentWorker) -> None:
-    w.run_once(app.clock.now())
-    app.step(wait=False)
-
-
-def texts(app: App) -> list[str]:
-    assert isinstance(app.clock, FakeClock)
-    return [f.text for f in draw_recorded(app, app.clock)]
+texts = drawn_texts
 
 
 def play_out(app: App) -> None:

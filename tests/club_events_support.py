@@ -13,7 +13,8 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,25 @@ class SimTable:
         self.outbox.append({"players": [], "matches": [match]})
         self.played.append({"pairing": pairing["uuid"], "match": match["uuid"], "berserk": seats, "ended": now})
         self.pairing, self.acked, self.playing_until = None, False, None
+
+
+@contextmanager
+def director_site(dsn: str, clock: FakeClock, names: list[str], password: str
+                  ) -> Iterator[tuple[Any, list[dict[str, Any]], str]]:
+    """A hub app's test client on ``dsn`` with the director's ``password`` set and one table (its
+    token) that has uploaded the players ``names`` (new UUIDs): the client, the players, the token."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from club.app import create_app
+    from club.tokens import add_kiosk
+    from club.web import auth
+
+    with psycopg.connect(dsn) as conn:
+        token = add_kiosk(conn, "table 1")[1]
+        auth.set_password(conn, password)
+    with TestClient(create_app(dsn, pool_size=4, clock=clock)) as client:
+        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in names]
+        assert client.post("/api/v1/uploads", json={"players": players, "matches": []},
+                           headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        yield client, players, token

@@ -12,14 +12,11 @@ from typing import Any
 
 import psycopg
 import pytest
-from club_events_support import FakeClock
+from club_events_support import FakeClock, director_site
 from fastapi.testclient import TestClient
 
 from club import errors, eventstore, joincode
-from club.app import create_app
 from club.errors import Conflict
-from club.tokens import add_kiosk
-from club.web import auth
 
 PASSWORD = "correct horse battery"
 NAMES = ["Anna", "Ben", "Chloé", "<b>Dmytro</b>"]
@@ -28,13 +25,7 @@ NAMES = ["Anna", "Ben", "Chloé", "<b>Dmytro</b>"]
 @pytest.fixture
 def site(dsn: str) -> Iterator[tuple[TestClient, list[dict[str, Any]], FakeClock, str]]:
     clock = FakeClock()
-    with psycopg.connect(dsn) as conn:
-        token = add_kiosk(conn, "table 1")[1]
-        auth.set_password(conn, PASSWORD)
-    with TestClient(create_app(dsn, pool_size=4, clock=clock)) as client:
-        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in NAMES]
-        assert client.post("/api/v1/uploads", json={"players": players, "matches": []},
-                           headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    with director_site(dsn, clock, NAMES, PASSWORD) as (client, players, _):
         yield client, players, clock, dsn
 
 

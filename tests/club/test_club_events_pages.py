@@ -9,14 +9,9 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import psycopg
 import pytest
-from club_events_support import FakeClock
+from club_events_support import FakeClock, director_site
 from fastapi.testclient import TestClient
-
-from club.app import create_app
-from club.tokens import add_kiosk
-from club.web import auth
 
 PASSWORD = "correct horse battery"
 NAMES = ["Anna", "Ben", "Chloé", "<b>Dmytro</b>", "Eka"]
@@ -30,14 +25,7 @@ def _csrf(html: str) -> str:
 
 @pytest.fixture
 def site(dsn: str) -> Iterator[tuple[TestClient, list[dict[str, Any]], str]]:
-    clock = FakeClock()
-    with psycopg.connect(dsn) as conn:
-        token = add_kiosk(conn, "table 1")[1]
-        auth.set_password(conn, PASSWORD)
-    with TestClient(create_app(dsn, pool_size=4, clock=clock)) as client:
-        players = [{"uuid": str(uuid.uuid4()), "name": n} for n in NAMES]
-        assert client.post("/api/v1/uploads", json={"players": players, "matches": []},
-                           headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    with director_site(dsn, FakeClock(), NAMES, PASSWORD) as (client, players, token):
         yield client, players, token
 
 

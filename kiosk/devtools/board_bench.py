@@ -128,6 +128,9 @@ class Stability:
     """Placements that moved the whole board at the same tile size."""
     cases: tuple[tuple[int, int, str], ...] = ()
     """(round, placement, tile) of each placement that moved or turned an earlier tile."""
+    links: tuple[tuple[int, int, str], ...] = ()
+    """(round, placement, tile) of each placement after which the board shows a link more: an end that
+    the board's own tiles walled in, moved into free room (docs/board-layout.md)."""
 
 
 def moved_tiles(before: BoardGeometry, after: BoardGeometry) -> int:
@@ -171,6 +174,7 @@ def stability(layouts: Sequence[Layout], area: Rect) -> Stability:
     """
     placements = moved = moved_placements = views = rescales = pans = 0
     cases: list[tuple[int, int, str]] = []
+    links: list[tuple[int, int, str]] = []
     for number, layout in enumerate(layouts):
         previous: BoardGeometry | None = None
         for n in range(1, len(layout.placements) + 1):
@@ -183,12 +187,19 @@ def stability(layouts: Sequence[Layout], area: Rect) -> Stability:
                 moved_placements += count > 0
                 if count:
                     cases.append((number, n, str(part[-1].tile)))
+                if link_count(geometry) > link_count(previous):
+                    links.append((number, n, str(part[-1].tile)))
                 elsewhere = any(a.rect != b.rect for a, b in zip(previous.tiles, geometry.tiles))
                 views += elsewhere
                 rescales += geometry.tile_long != previous.tile_long
                 pans += elsewhere and not count and geometry.tile_long == previous.tile_long
             previous = geometry
-    return Stability(placements, moved, moved_placements, views, rescales, pans, tuple(cases))
+    return Stability(placements, moved, moved_placements, views, rescales, pans, tuple(cases), tuple(links))
+
+
+def link_count(geometry: BoardGeometry) -> int:
+    """The links the board shows: tiles and open ends laid in free room away from a walled-in arm."""
+    return sum(t.link is not None for t in geometry.tiles) + sum(t.link is not None for t in geometry.targets)
 
 
 def board_rect(width: int, height: int) -> Rect:
@@ -220,6 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  earlier tiles moved or turned: {s.moved} ({s.moved / max(s.placements, 1):.3f} a placement), "
           f"in {s.moved_placements} placements ({s.moved_placements / max(s.placements, 1):.2%}: laid out again)")
     for number, n, tile in s.cases:
+        print(f"    round {number}, placement {n} ({tile})")
+    print(f"  placements that moved a walled-in end into free room (a link): {len(s.links)}")
+    for number, n, tile in s.links:
         print(f"    round {number}, placement {n} ({tile})")
     print(f"  placements that rescaled the whole board: {s.rescales} ({s.rescales / max(s.placements, 1):.1%}); "
           f"that moved it whole at its size (a pan): {s.pans} ({s.pans / max(s.placements, 1):.1%}); "

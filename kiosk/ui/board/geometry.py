@@ -64,6 +64,9 @@ class PlacedTile:
     is_spinner: bool
     index: int
     """Position in placing order (0 for the opening tile)."""
+    link: tuple[tuple[int, int], tuple[int, int]] | None = None
+    """When the board's own tiles walled its arm in and it was laid in free room instead: the link
+    drawn from where the arm ends to where this tile joins it (pixels)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,9 @@ class OpenTarget:
     """The pixel on the placed tile's edge where the next tile would connect."""
     direction: Dir
     """The way the next tile would grow from ``anchor``."""
+    link: tuple[int, int] | None = None
+    """When the board's own tiles walled this end in and it was moved into free room: where its arm
+    really ends (pixels); a link is drawn from there to ``anchor``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,12 +419,21 @@ def _to_pixels(area: Rect, found: Attempt) -> BoardGeometry:
         x0, y0 = px(box[0]), py(box[1])
         return (x0, y0, px(box[2]) - x0, py(box[3]) - y0)
 
+    def link(x0: int, y0: int, x1: int, y1: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (px(x0), py(y0)), (px(x1), py(y1))
+
+    links = {index: link(*units) for index, units in found.links.items()}
     tiles = tuple(
-        PlacedTile(tile, rect(box), vertical, first, second, spinner, index)
+        PlacedTile(tile, rect(box), vertical, first, second, spinner, index, links.get(index))
         for index, tile, box, vertical, first, second, spinner in found.tiles
     )
+
+    def moved_from(point: Point) -> tuple[int, int] | None:
+        end = found.ends.get(point)
+        return None if end is None or end.link is None else (px(end.link[0]), py(end.link[1]))
+
     targets = tuple(
-        OpenTarget(point, value, rect(box), (px(ax), py(ay)), d)
+        OpenTarget(point, value, rect(box), (px(ax), py(ay)), d, moved_from(point))
         for point, value, box, (ax, ay), d in found.targets
     )
     return BoardGeometry(area, size, size // 2, tiles, targets)

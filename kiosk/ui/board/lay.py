@@ -52,6 +52,9 @@ class _End:
     """On a double that lies a quarter tile to a side: that side (1 clockwise from ``d``, -1 the other)."""
     returned: bool = False
     """True once the arm has turned back onto a new row (a turn-back's second corner)."""
+    link: tuple[int, int] | None = None
+    """Where the arm really ends, when this end was moved away from there into free room because the
+    board's own tiles walled it in (``kiosk.ui.board.grow``): a link is drawn between the two."""
 
 
 @dataclass(slots=True)
@@ -67,6 +70,9 @@ class Attempt:
     """Every end that has no tile on it yet (the spinner's unopened branches too), for growing the board."""
     view: tuple[int, float, float] = (0, 0.0, 0.0)
     """How it is drawn: the tile's long side in pixels and where unit (0, 0) is on the screen."""
+    links: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    """For each tile laid at a moved end (``_End.link``), by placing index: the link from where its arm
+    really ended to where the tile joins it (x0, y0, x1, y1 in units)."""
     short: int = 0
     """The room given up by the placements in a row, up to the last, that found no way with the look
     ahead: the sum of 3 less each one's level (``kiosk.ui.board.grow.TRIES``); 0 for a board laid

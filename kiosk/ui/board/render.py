@@ -101,6 +101,7 @@ def draw_board(
         draw_tile(surface, placed.rect, placed.first_value, placed.second_value, placed.vertical,
                   highlight=outline)
         layout.board_item(surface, placed.rect, "tile")
+    draw_links(surface, geometry)
     wanted = set(highlight_points)
     for target in geometry.targets:
         if target.point in wanted:
@@ -108,6 +109,20 @@ def draw_board(
             layout.board_item(surface, target.rect, "lit")
     if last_score is not None and geometry.tiles:
         draw_last_placement(surface, geometry, last_score)
+
+
+def draw_links(surface: pygame.Surface, geometry: BoardGeometry) -> None:
+    """Draw each link from where an arm that the board walled in ends to the tile (or the open end)
+    laid in free room for it: an ivory line edged dark, over the tiles it crosses, with a dot at both ends."""
+    width = max(2, geometry.tile_short // 8)
+    for start, end in [t.link for t in geometry.tiles if t.link] + [
+            (t.link, t.anchor) for t in geometry.targets if t.link]:
+        pygame.draw.line(surface, SHADOW, start, end, width + 4)
+        for dot in (start, end):
+            pygame.draw.circle(surface, SHADOW, dot, width + 3)
+        pygame.draw.line(surface, IVORY, start, end, width)
+        for dot in (start, end):
+            pygame.draw.circle(surface, IVORY, dot, width + 1)
 
 
 def last_placed(geometry: BoardGeometry) -> PlacedTile | None:

@@ -191,6 +191,8 @@ SECTIONS: tuple[Section, ...] = (
         Para(N_("The last tile placed is outlined on the board with what it scored. On a shared screen, the "
                 "hand-over card tells you what the other player did since your last turn: tiles drawn, tiles "
                 "played and their scores.")),
+        Para(N_("When the tiles on the board leave an open end no room, the next tile there is laid in free "
+                "room nearby, joined to that end by a line.")),
         Para(N_("If the kiosk cannot prove its own timing, for example after a restart while a clock was "
                 "running, the match is stopped without a result.")),
         Para(N_("Spectacular Bid is a game by Christopher Haviland; this kiosk plays its automatic digital "

@@ -80,6 +80,14 @@ def contact(a: Rect, b: Rect) -> int:
     return 0
 
 
+def on_edge(point: tuple[int, int], rect: Rect, slack: int = 2) -> bool:
+    """True if ``point`` lies on the border of ``rect`` (within ``slack`` pixels)."""
+    x, y = point
+    rx, ry, rw, rh = rect
+    inside_ = rx - slack <= x <= rx + rw + slack and ry - slack <= y <= ry + rh + slack
+    return inside_ and (min(abs(x - rx), abs(x - rx - rw)) <= slack or min(abs(y - ry), abs(y - ry - rh)) <= slack)
+
+
 def side_touched(rect: Rect, other: Rect) -> str:
     """Which side of ``rect`` the touching rectangle ``other`` is on."""
     if other[0] + other[2] == rect[0]:
@@ -125,6 +133,11 @@ def check_connections(layout: Layout, geo: BoardGeometry) -> None:
             continue
         parent = by_tile[placement.at.tile]
         value = placement.at.tile.high if placement.at.slot is Slot.HIGH else placement.at.tile.low
+        if placed.link is not None:  # an end the board walled in: a link joins the matching halves
+            start, end = placed.link
+            assert any(on_edge(start, ph) for ph, pv in halves(parent) if pv == value), (placement, placed, parent)
+            assert any(on_edge(end, ch) for ch, cv in halves(placed) if cv == value), (placement, placed)
+            continue
         short = geo.tile_short
         matching = max(
             contact(ch, ph)

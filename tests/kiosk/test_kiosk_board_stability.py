@@ -56,9 +56,9 @@ def test_no_earlier_tile_moves_or_turns_as_rounds_are_played(area: tuple[int, in
     """Issue 20: a tile once placed keeps its place and direction; only the whole board moves or
     scales. The target is none: none moves at 800 x 480 (2,179 placements), at 1280 x 800 (550; one
     before issue 20, point 3) or on the 1000 x 260 board (607) (the bench over 1,000 rounds: none with
-    seeds 1 and 2 at 800 x 480 and 1280 x 800, 2 placements with seed 3 at each, docs/board-layout.md;
-    1 with seed 1 before issue 20, point 3, 6 and 6 before that, 14 before the look ahead, 448 before that,
-    1,244 before issue 20)."""
+    seeds 1 to 10 at 800 x 480 and 1280 x 800 since walled-in ends move into free room, docs/board-layout.md;
+    1 to 4 with seeds 3 to 10 before that, 1 with seed 1 before issue 20, point 3, 6 and 6 before that,
+    14 before the look ahead, 448 before that, 1,244 before issue 20)."""
     s = stability(end_of_round_boards(rounds, seed), area)
     assert s.placements > 10 * rounds
     assert s.moved_placements <= most, s.cases
@@ -101,8 +101,8 @@ ONCE_LAID_OUT_AGAIN = [
 which a placement found no way with every earlier tile kept and the board was laid out again before
 issue 20, point 3 (docs/board-layout.md): an arm on its return row that turned back up between its own rows,
 a spinner's branch that snaked back towards the line around another arm's end, a spinner laid on a
-return row too close to the row before for its branch. Seed 3's rounds 34 and 180 (800 x 480) and
-round 3 (1280 x 800) are still laid out again (docs/board-layout.md, known limits)."""
+return row too close to the row before for its branch. The rounds whose ends were walled in are in
+``test_kiosk_board_walled_in.py``."""
 
 
 def _round(text: str) -> Layout:
@@ -126,19 +126,22 @@ def test_the_rounds_once_laid_out_again_keep_every_tile(screen: tuple[int, int],
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("seed", "most"), [(1, 0), (2, 0), (3, 2)])
-def test_over_the_benchs_thousand_rounds_a_board_is_laid_out_again_at_most_a_handful_of_times(
-        seed: int, most: int) -> None:
-    """The bench's figure (``python -m kiosk.devtools.board_bench --boards 1000 --seed 1``; seeds 2 and 3 too):
-    placements that moved or turned an earlier tile, over 1,000 rounds of about 14,600 placements, and
-    the cost of the look ahead in rescales and tile sizes (docs/board-layout.md)."""
+@pytest.mark.parametrize(("seed", "screen"), [(1, (800, 480)), (2, (800, 480)), (3, (800, 480)), (4, (800, 480)),
+                                             (5, (1280, 800)), (6, (800, 480))])
+def test_over_the_benchs_thousand_rounds_no_board_is_laid_out_again(seed: int, screen: tuple[int, int]) -> None:
+    """The bench's figure (``python -m kiosk.devtools.board_bench --boards 1000 --seed 1``; other seeds
+    and sizes too): no placement moves or turns an earlier tile over 1,000 rounds of about 14,600
+    placements (1 to 4 did with seeds 3 to 10 before walled-in ends were moved into free room), walled-in
+    ends are rare, and the look ahead's cost in rescales and tile sizes (docs/board-layout.md)."""
     boards = end_of_round_boards(1000, seed)
-    area = board_rect(800, 480)
+    area = board_rect(*screen)
     s = stability(boards, area)
-    assert s.moved_placements <= most, s.cases
+    assert s.moved_placements == 0, s.cases
+    assert len(s.links) <= 5, s.links
     assert s.rescales <= 0.02 * s.placements, s
     p5, _, least = percentiles([layout_placements(b.placements, b.spinner, area).tile_long for b in boards])
-    assert p5 >= 48 and least >= 44, (p5, least)
+    readable = min_readable_long(area)
+    assert p5 >= readable * 48 / 44 and least >= readable, (p5, least)
 
 
 def test_a_moved_tile_is_counted() -> None:

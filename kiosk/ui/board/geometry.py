@@ -20,6 +20,7 @@ from functools import lru_cache
 from engine import Layout, Placement, Point, Slot, Tile
 from kiosk.ui.board.grid import Box, Dir, Grid
 from kiosk.ui.board.grow import centred, grow
+from kiosk.ui.board.jump import jump
 from kiosk.ui.board.lay import Attempt, attempt
 
 Rect = tuple[int, int, int, int]
@@ -206,7 +207,7 @@ def _layout_units(placements: tuple[Placement, ...], spinner: Tile | None, area:
         smaller = [r for r in rungs if least <= r < previous.grid.long_side]
         if least < previous.grid.long_side and least not in smaller:  # the readable minimum itself
             smaller.append(least)
-        found = grow(previous, placements, spinner, w, h, smaller)
+        found = grow(previous, placements, spinner, w, h, smaller) or jump(previous, placements, spinner, w, h, smaller)
         keep = next((t[3] for t in previous.tiles if t[6]), None)  # the spinner keeps its direction
         if found is None:  # no way keeps every tile (docs/board-layout.md): a few tiles move
             below = [r for r in rungs if r <= previous.grid.long_side]  # a board never grows its tiles

@@ -19,6 +19,7 @@ from kiosk.ui.board.lay import (
     _lay,
     _open_points,
     _place_targets,
+    _target_boxes,
     point_value,
 )
 
@@ -32,6 +33,9 @@ JUMP_APART = 3
 """Units (across and down) between the places a walled-in end tries."""
 JUMP_DEPTH = 2
 """How many walled-in ends one placement may move."""
+JUMP_BUDGET = 600
+"""Placements tried (``_add`` at one level) for one walled-in board, at all sizes together: about
+half a second on a Pi at most, once in hundreds of rounds."""
 
 
 def _link_clear(grid: Grid, x0: int, y0: int, x1: int, y1: int) -> bool:
@@ -82,52 +86,64 @@ def _moved_ends(grid: Grid, end: _End, others: Iterable[_End], tile: Tile | None
                     yield moved
 
 
-def _walled(grid: Grid, ends: dict[Point, _End], placement: Placement, spinner: Tile | None,
-            placed: frozenset[Tile]) -> Point | None:
-    """The open end that walls the board in for ``placement``: the end it is played on when the tile
-    has no way to lie there, or the first that finds no room for its tap target after it; None if none."""
+def _walled(grid: Grid, ends: dict[Point, _End], placement: Placement, spinner: Tile | None) -> list[Point]:
+    """The open ends that wall the board in for ``placement``, the likeliest first: the end it is
+    played on when the tile has no way to lie there; else, with the tile laid, an end that has no room
+    for its tap target, or each end without which every other end's target fits (the end played on
+    for the tile's own new ends)."""
     at = placement.at
     assert at is not None
     tile = placement.tile
     choices = _choices(grid, ends[at], tile.is_double, tile == spinner, False)
     if not choices:
-        return at
+        return [at]
     state = grid.snapshot()
     new_ends = dict(ends)
     del new_ends[at]
     _lay(grid, tile, point_value(at), ends[at], choices[0], tile == spinner, new_ends)
-    blocked = _place_targets(grid, new_ends, _open_points(new_ends, spinner), spinner)
+    points = _open_points(new_ends, spinner)
+    found: list[Point] = []
+    for point in points:
+        if not any(grid.free(box, None) for box in _target_boxes(grid, new_ends[point], point.tile == spinner)):
+            found.append(point)
+    if not found:
+        for point in points:
+            before = grid.snapshot()
+            if not isinstance(_place_targets(grid, new_ends, [p for p in points if p != point], spinner), Point):
+                found.append(point)
+            grid.restore(before)
     grid.restore(state)
-    if not isinstance(blocked, Point):
-        return None
-    return blocked if blocked in ends else at
-
-
+    walled = [p for p in found if p in ends] + [at] * any(p not in ends for p in found)
+    return list(dict.fromkeys(walled))
 
 
 def _with_moved_ends(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], placement: Placement,
-                     index: int, spinner: Tile | None, placed: frozenset[Tile], moved: frozenset[Point]
+                     index: int, spinner: Tile | None, placed: frozenset[Tile], moved: frozenset[Point],
+                     left: list[int]
                      ) -> tuple[tuple[list[TileBox], list[TargetBox], dict[Point, _End]], dict[Point, _End]] | None:
     """``placement`` added (``_add`` at the first of ``JUMP_LEVELS`` that fits) with the ends that wall
     it in moved into free room (``_moved_ends``), each at most once; the result and the ends it used."""
     for level in JUMP_LEVELS:
+        left[0] -= 1
+        if left[0] < 0:
+            return None
         added = _add(grid, tiles, ends, placement, index, spinner, placed, level)
         if added is not None:
             return added, ends
     if len(moved) >= JUMP_DEPTH:
         return None
-    walled = _walled(grid, ends, placement, spinner, placed)
-    if walled is None or walled in moved:
-        return None
-    tile = placement.tile if walled == placement.at else None
-    others = [e for p, e in ends.items() if p != walled]
-    for tries, new_end in enumerate(_moved_ends(grid, ends[walled], others, tile, placement.tile == spinner)):
-        if tries == JUMP_TRIES:
-            break
-        found = _with_moved_ends(grid, tiles, {**ends, walled: new_end}, placement, index, spinner, placed,
-                                 moved | {walled})
-        if found is not None:
-            return found
+    for walled in _walled(grid, ends, placement, spinner):
+        if walled in moved:
+            continue
+        tile = placement.tile if walled == placement.at else None
+        others = [e for p, e in ends.items() if p != walled]
+        for tries, new_end in enumerate(_moved_ends(grid, ends[walled], others, tile, placement.tile == spinner)):
+            if tries == JUMP_TRIES:
+                break
+            found = _with_moved_ends(grid, tiles, {**ends, walled: new_end}, placement, index, spinner, placed,
+                                     moved | {walled}, left)
+            if found is not None:
+                return found
     return None
 
 
@@ -142,6 +158,7 @@ def jump(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
     assert at is not None
     index = len(placements) - 1
     here = before.grid.long_side
+    left = [JUMP_BUDGET]
     for size in (here, *sizes):
         offsets = [(0, 0)] if size == here else list(_offsets(before, Grid(w, h, size), before.ends[at].d))
         for dx, dy in offsets:
@@ -149,7 +166,7 @@ def jump(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | Non
             moved = _moved(before, grid, dx, dy)
             if moved is None:
                 continue
-            found = _with_moved_ends(grid, *moved, placement, index, spinner, placed, frozenset())
+            found = _with_moved_ends(grid, *moved, placement, index, spinner, placed, frozenset(), left)
             if found is not None:
                 (tiles, targets, ends), used = found
                 ox, oy = before.origin

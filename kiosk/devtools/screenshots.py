@@ -38,6 +38,7 @@ from kiosk.table.session import GameSession, match_config
 from kiosk.table.state import OwnerState
 from kiosk.timesource import FakeClock
 from kiosk.ui import layout
+from kiosk.ui.board.geometry import layout_board
 
 SIZES = ((800, 480), (1280, 800))
 _NO_PIN = T("no owner PIN is set ({path} is missing), so the owner screens are locked; set one with: {command}",
@@ -60,6 +61,18 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
             action = Start(None, shuffle_deal(rng))
         session.command(action, clock.advance(3))
     return stop(m)
+
+
+LINK_SEED = 114
+"""The seed of random play whose match walls an end of the 800 x 480 table board in (``play-link``)."""
+
+
+def board_has_link(app: App, match: Match) -> bool:
+    """True if the board of ``match``, laid out on ``app``'s table screen, shows a link (an end that
+    its own tiles walled in, moved into free room)."""
+    board = app.stage.regions.board
+    geometry = layout_board(match.layout, (board.x, board.y, board.width, board.height))
+    return any(t.link for t in geometry.tiles) or any(t.link for t in geometry.targets)
 
 
 LIVE_OPENINGS = (201, 202, 203)
@@ -234,6 +247,10 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
     def play_late() -> None:
         s = _fresh(app, handover=False, balances=(300, 300))
         play_until(s, clock, lambda m: m.phase is Phase.PLAY and len(m.layout) >= 17, seed=5)
+
+    def play_link() -> None:  # a walled-in end moved into free room, with its link (docs/board-layout.md)
+        s = _fresh(app, handover=False, balances=(300, 300))
+        play_until(s, clock, lambda m: m.phase is Phase.PLAY and board_has_link(app, m), seed=LINK_SEED)
 
     def play_score() -> None:
         s = _fresh(app, handover=False)
@@ -505,7 +522,7 @@ def scenes(app: App, clock: FakeClock) -> dict[str, Callable[[], None]]:
         "home": home, "settings": settings, "home-help": home_help, "ready": ready, "ready-languages": ready_languages,
         "ready-auction": ready_auction, "auction-first": auction_first, "auction-raise": auction_raise,
         "handover": handover, "play-opening": play_opening, "play-selected": play_selected,
-        "play-late": play_late, "play-score": play_score, "play-help": play_help, "help-player2": help_player2,
+        "play-late": play_late, "play-link": play_link, "play-score": play_score, "play-help": play_help, "help-player2": help_player2,
         "help-counting": help_counting, "resign-confirm": resign_confirm,
         "settlement-domino": settlement_domino, "settlement-blocked": settlement_blocked,
         "over-balance": over_balance, "over-time": over_time, "over-aborted": over_aborted,

@@ -11,7 +11,11 @@ it is a club-event table: it plays the pairings the hub gives it, and only those
 (``kiosk.devtools.event_table``). At the end it prints the matches
 played, the growth of the resident memory after the first match, the exceptions the frame loop
 raised (there must be none) and whether every finished match in the journal replays to the state
-it recorded. Ctrl-C or SIGTERM ends it early, with the same report.
+it recorded. Ctrl-C or SIGTERM ends it early, with the same report. With ``--practice LEVEL`` the
+matches are practice matches against the computer at that level (started with Home's "Play the computer",
+the person's edge chosen at random): the soak decides for the person, the kiosk's computer for the
+other seat. With ``--shots DIR`` the screen after each of the first ``--shot-limit`` decisions is saved
+there, with a copy turned 180° (what the player at the top edge sees), to look at.
 """
 
 from __future__ import annotations
@@ -119,6 +123,8 @@ class Player:
         self._pair_for: object = None
         self.event_table: EventTable | None = None
         """With ``--event-table``: the club workers; the player then plays the hub's pairings only."""
+        self.practice = 0
+        """With ``--practice``: the computer's level in every match (the soak plays the person's seat)."""
 
     def click(self, intent: do.Intent) -> bool:
         """Tap the hotspot on screen that carries ``intent``; False if none does."""
@@ -191,7 +197,15 @@ class Player:
             return
         session = app.session
         if session is None:
-            self.click(do.NewMatch())
+            if not self.practice:
+                self.click(do.NewMatch())
+                return
+            levels = [s.intent for s in app.hotspots
+                      if isinstance(s.intent, do.PlayComputer) and s.intent.level == self.practice]
+            if levels:  # the level choice, facing the edge it was opened from
+                self.click(levels[0])
+            else:
+                self.click_kind(do.OpenPractice)
             return
         m = session.match
         if m.is_over:
@@ -314,12 +328,15 @@ def event_matches(journal: Journal) -> int:
 
 def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: bool = True,
          journal_path: Path | None = None, named: int = 0, live: LiveObserver | None = None,
-         event_table: tuple[str, str] | None = None) -> SoakReport:
+         event_table: tuple[str, str] | None = None, practice: int = 0, shots: Path | None = None,
+         shot_limit: int = 300) -> SoakReport:
     """Play for ``minutes`` of real time; returns the figures. ``journal_path``: where the journal is
     written (kept; default: the work folder's, removed with it); ``named``: matches between that many
     named players (at least 2), seated through the pickers; ``live``: the club page's live feed the app
     tells after every frame (``--hub``); ``event_table``: (hub URL, token file): play the hub's club-event
-    pairings only, with the kiosk's own club workers (SyncSetupError when they cannot start)."""
+    pairings only, with the kiosk's own club workers (SyncSetupError when they cannot start); ``practice``:
+    practice matches against the computer at that level; ``shots``: a folder for the screen after each of
+    the first ``shot_limit`` decisions and its copy turned 180°."""
     report = SoakReport()
     tmp = tempfile.TemporaryDirectory(prefix="soak-") if workdir is None else None
     folder = Path(tmp.name) if tmp is not None else Path(workdir or ".")
@@ -333,6 +350,10 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
               boot_id="soak", rng=random.Random(seed), live=live)
     player = Player(app, board, random.Random(seed), report)
     player.named = named_players(journal, named) if named else []
+    player.practice = practice
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+    shot_at = 0
     if event_table is None:  # an event table opens no match of its own: the hub's live tables would count it busy
         warm_up(app)
     else:
@@ -355,7 +376,13 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
             except Exception:  # the kiosk must never raise: count it, keep going
                 report.exceptions.append(traceback.format_exc())
             report.frames += 1
+            if shots is not None and shot_at and shot_at <= shot_limit:
+                save_shot(app, shots / f"{shot_at:04d}")
+                shot_at = -shot_at
+            decisions = report.decisions
             player.act()
+            if report.decisions != decisions:
+                shot_at = abs(shot_at) + 1
             board.take_lines()
             finished = len(journal.matches(finished=True))
             if finished != finished_before:
@@ -384,6 +411,12 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
         if tmp is not None:
             tmp.cleanup()
     return report
+
+
+def save_shot(app: App, stem: Path) -> None:
+    """The screen as ``stem``.png and turned 180° as ``stem``-turned.png (the top edge's view)."""
+    pygame.image.save(app.screen, str(stem.with_suffix(".png")))
+    pygame.image.save(pygame.transform.rotate(app.screen, 180), f"{stem}-turned.png")
 
 
 def stop_on_signals() -> tuple[threading.Event, Callable[[], None]]:
@@ -419,6 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--event-table", action="store_true",
                         help="act as a club-event table of --hub: play the pairings it gives (and nothing else), "
                              "upload each result")
+    parser.add_argument("--practice", type=int, default=0, choices=(1, 2, 3, 4), metavar="LEVEL",
+                        help="practice matches against the computer at LEVEL (1 Beginner to 4 Expert)")
+    parser.add_argument("--shots", type=Path, metavar="DIR",
+                        help="save the screen after each decision there (and turned 180°), to look at")
+    parser.add_argument("--shot-limit", type=int, default=300, metavar="N", help="at most N shots (default 300)")
     args = parser.parse_args(argv)
     if args.named and args.named < 2:
         parser.error("--named needs at least 2 players")
@@ -436,7 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = soak(args.minutes, seed=args.seed, journal_path=args.journal, named=args.named,
                       live=None if live is None else live[1],
-                      event_table=(args.hub, args.token_file) if args.event_table else None)
+                      event_table=(args.hub, args.token_file) if args.event_table else None,
+                      practice=args.practice, shots=args.shots, shot_limit=args.shot_limit)
     except SyncSetupError as exc:
         print(f"soak: {exc.message}", file=sys.stderr)
         return 2

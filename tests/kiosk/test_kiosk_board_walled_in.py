@@ -46,6 +46,11 @@ WALLED_IN = [
      "2|5 2|3@2|5:low 3|3@2|3:high 4|5@2|5:high 3|6@3|3:lineB 1|4@4|5:low 2|6@3|6:high 0|1@1|4:low 0|0@0|1:low "
      "0|3@3|3:branchA 0|2@0|3:low 1|2@0|2:high 0|6@0|0:lineB 4|6@0|6:high 1|1@1|2:low 4|4@4|6:low 1|3@1|1:lineB "
      "3|4@3|3:branchB 2|2@2|6:low 2|4@2|2:lineB 0|4@4|4:lineB 3|5@1|3:high 5|5@3|5:high 0|5@5|5:lineB"),
+    ((800, 480), "seed 10, round 668, placement 26 (two ends' targets that need the same room)",
+     "0|6 0|1@0|6:low 1|2@0|1:high 2|6@1|2:high 1|6@0|6:high 6|6@2|6:high 1|5@1|6:low 3|5@1|5:high 3|3@3|5:low "
+     "3|4@3|3:lineB 4|5@3|4:high 4|6@6|6:lineB 4|4@4|6:low 0|4@4|4:lineB 2|5@4|5:high 2|3@2|5:low 0|2@0|4:low "
+     "1|3@2|3:high 1|1@1|3:low 5|6@6|6:branchA 0|5@5|6:low 0|3@0|5:low 1|4@1|1:lineB 3|6@6|6:branchB "
+     "2|4@1|4:high 2|2@2|4:low"),
 ]
 """Rounds of random play (``python -m kiosk.devtools.board_bench --boards 1000 --seed N --size WxH``) in
 which the board's own tiles walled an end in: before the links, the board was laid out again there

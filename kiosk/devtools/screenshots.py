@@ -63,7 +63,7 @@ def play_until(session: GameSession, clock: FakeClock, stop: Callable[[Match], b
     return stop(m)
 
 
-LINK_SEED = 114
+LINK_SEED = 227
 """The seed of random play whose match walls an end of the 800 x 480 table board in (``play-link``)."""
 
 

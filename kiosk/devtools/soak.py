@@ -179,11 +179,18 @@ class Player:
         """One decision (or a step towards one) for whatever the screen shows."""
         app, rng = self.app, self.rng
         ui = app.ui
+        computer, session = app.controller.computer, app.session
+        if computer is not None and session is not None and not session.match.is_over \
+                and session.match.to_act == computer.seat:  # the person waits while the kiosk's computer decides
+            return
         if rng.random() < 0.03 and self.event_table is None:  # an event table: no touches beside the pairing's
             self.stray_touch()
             return
         if ui.help_open:
             self.click(do.CloseHelp())
+            return
+        if ui.sheet_open:  # a stray touch opened the score sheet
+            self.click_kind(do.CloseScoreSheet)
             return
         if self.seat_named():
             return
@@ -353,7 +360,8 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
     player.practice = practice
     if shots is not None:
         shots.mkdir(parents=True, exist_ok=True)
-    shot_at = 0
+    shot_at = -1  # > 0: the number of the shot to save after the next frame
+    last_shot = 0
     if event_table is None:  # an event table opens no match of its own: the hub's live tables would count it busy
         warm_up(app)
     else:
@@ -376,13 +384,17 @@ def soak(minutes: float, *, seed: int = 1, workdir: Path | None = None, log: boo
             except Exception:  # the kiosk must never raise: count it, keep going
                 report.exceptions.append(traceback.format_exc())
             report.frames += 1
-            if shots is not None and shot_at and shot_at <= shot_limit:
-                save_shot(app, shots / f"{shot_at:04d}")
+            if shots is not None and 0 < shot_at <= shot_limit:
+                seen = hash(pygame.image.tobytes(app.screen, "RGB"))
+                if seen != last_shot:  # a decision the screen does not show (refused, or nothing new) is not saved
+                    save_shot(app, shots / f"{shot_at:04d}")
+                    last_shot = seen
+                    shot_at += 1
                 shot_at = -shot_at
             decisions = report.decisions
             player.act()
             if report.decisions != decisions:
-                shot_at = abs(shot_at) + 1
+                shot_at = abs(shot_at)
             board.take_lines()
             finished = len(journal.matches(finished=True))
             if finished != finished_before:

@@ -175,8 +175,12 @@ def test_a_tile_beside_a_double_lies_half_a_tile_off_never_a_quarter() -> None:
 
 def _crosswise(double: PlacedTile, parent: PlacedTile) -> bool:
     """True if ``double`` lies across the line it joins ``parent`` on: a tall double touches its
-    parent on its left or right side, a wide one on its top or bottom."""
-    dx, _, dw, dh = double.rect
+    parent on its left or right side, a wide one on its top or bottom (a double laid away from a
+    walled-in end: its link ends on such a side)."""
+    dx, dy, dw, dh = double.rect
+    if double.link is not None:  # laid away from a walled-in end: the link joins it on a long side
+        lx, ly = double.link[1]
+        return abs(lx - dx) <= 2 or abs(lx - dx - dw) <= 2 if dh > dw else abs(ly - dy) <= 2 or abs(ly - dy - dh) <= 2
     px, _, pw, _ = parent.rect
     side = dx == px + pw or px == dx + dw
     return side if dh > dw else not side

@@ -25,7 +25,7 @@ from engine import NS_PER_S, Phase
 from hardware.events import Button
 from kiosk.app import App
 from kiosk.config import KioskConfig, MatchSettings
-from kiosk.devtools.screenshots import play_until
+from kiosk.devtools.random_play import play_until
 from kiosk.timesource import FakeClock, MonotonicClock
 
 SIZES = ((800, 480), (1280, 800))

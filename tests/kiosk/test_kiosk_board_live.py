@@ -12,7 +12,8 @@ from kiosk_support import kiosk_app
 
 from engine import Phase, Play
 from kiosk.config import KioskConfig
-from kiosk.devtools.screenshots import _fresh, layout_record, play_live
+from kiosk.devtools.random_play import play_live
+from kiosk.devtools.screenshots import _fresh, layout_record
 from kiosk.ui import layout
 
 SEEDS = range(301, 341)

@@ -115,7 +115,7 @@ def test_a_link_runs_from_the_arms_end_to_the_tile_or_target_laid_in_free_room(
             assert _on_edge(start, by_tile[parents[placed.tile]].rect), (found, placed)
             assert _on_edge(end, placed.rect), (found, placed)
             if placed.tile.is_double:  # across its line: the link ends on a long side
-                x, y, w, h = placed.rect
+                x, _, w, h = placed.rect
                 assert (min(abs(end[0] - x), abs(end[0] - x - w)) <= 2) == (h > w), (found, placed)
             assert start != end
             checked += 1

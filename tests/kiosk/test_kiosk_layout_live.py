@@ -9,7 +9,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from kiosk.devtools.screenshots import LIVE_SEEDS, shoot
+from kiosk.devtools.random_play import LIVE_SEEDS
+from kiosk.devtools.screenshots import shoot
 from kiosk.ui import layout
 
 

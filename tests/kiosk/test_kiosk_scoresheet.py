@@ -16,7 +16,7 @@ from kiosk_support import draw_recorded, open_app, playing, spot_for, tap
 from engine import NS_PER_S, Match, Phase, RoundEnded, Transfer, TransferReason
 from kiosk.app import App
 from kiosk.config import MatchSettings
-from kiosk.devtools.screenshots import play_until
+from kiosk.devtools.random_play import play_until
 from kiosk.table import intents as do
 from kiosk.table.players import pages
 from kiosk.table.scoresheet import score_sheet

@@ -148,14 +148,15 @@ def _with_moved_ends(grid: Grid, tiles: list[TileBox], ends: dict[Point, _End], 
 
 
 def jump(before: Attempt, placements: tuple[Placement, ...], spinner: Tile | None, w: int, h: int,
-          sizes: Sequence[int]) -> Attempt | None:
+         sizes: Sequence[int]) -> Attempt | None:
     """The board of ``placements`` when its tiles wall in an end (no way of ``grow`` finds room): the
     walled-in ends moved into the nearest free room, linked back to where their arms end, every tile
     kept; at ``before``'s size, else rescaled. None if even that finds no room."""
     placement = placements[-1]
     placed = frozenset(p.tile for p in placements[:-1])
     at = placement.at
-    assert at is not None
+    if at is None or at not in before.ends:
+        return None
     index = len(placements) - 1
     here = before.grid.long_side
     left = [JUMP_BUDGET]

@@ -225,6 +225,27 @@ def test_a_walk_in_names_themselves_in_the_join_picker_and_is_joined(journal: Jo
         assert conn.execute("SELECT player_name, seat, result FROM event_joins").fetchall() == [("Cleo", 1, "joined")]
 
 
+def test_a_seat_press_the_join_picker_never_showed_seats_no_one(journal: Journal, hub: EventHub) -> None:
+    """The join picker's names carry JoinAs and its keyboard's OK JoinNamed: a PickPlayer or a ConfirmName
+    reaching the table then (not from that screen) seats no one and makes no player; the join goes on."""
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    app.do(do.PickPlayer(0, player_id(journal, "Anna")), app.clock.now())
+    assert app.ui.records.chosen == [None, None] and app.ui.records.picker == 0
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, "Cleo")
+    app.do(do.ConfirmName(), app.clock.now())
+    assert Players(journal).find("Cleo") is None
+    assert app.ui.records.chosen == [None, None] and app.ui.records.typing == "Cleo"
+    tap(app, do.JoinNamed())
+    assert Players(journal).find("Cleo") is not None and app.ui.records.chosen == [None, None]
+    poll(app, w)
+    assert [j[1]["player"]["name"] for j in hub.joins] == ["Cleo"]
+
+
 def test_a_taken_or_empty_name_in_the_join_picker_says_why_and_joins_no_one(journal: Journal, hub: EventHub) -> None:
     app, w = at_table(journal, hub)
     hub.joinable = [SWISS]

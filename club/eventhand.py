@@ -13,9 +13,10 @@ import uuid
 from dataclasses import replace
 
 from club.errors import BadRequest, Conflict, NotFound
+from club.eventdb import Conn, checked_reason, event_key, event_row, lock_events, log_action, save_pairings
 from club.events.rules import Format
 from club.events.scheduler import OPEN
-from club.eventstore import Conn, _event_row, _key, _lock, _log, _save, _why, find_player, load_view
+from club.eventstore import find_player, load_view
 
 MAX_REQUESTED_BYES = 1
 """Requested byes a player may have in one event (the table's key keeps it to one)."""
@@ -26,12 +27,12 @@ def forfeit(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, winner
     """Score an unplayed or aborted pairing by hand: a win by forfeit for ``winner`` (one of its two players),
     or with ``winner`` None a double forfeit (both lose, nobody scores). The reason is required and logged.
     A pairing already played, settled, moved on or cancelled is refused."""
-    event = _key(event, "event")
-    key = _key(pairing, "pairing")
+    event = event_key(event, "event")
+    key = event_key(pairing, "pairing")
     with conn.transaction():
-        _lock(conn)
-        state, _, _, _ = _event_row(conn, event)
-        reason = _why(why)
+        lock_events(conn)
+        state, _, _, _ = event_row(conn, event)
+        reason = checked_reason(why)
         if state == "open":
             raise Conflict("the event has not started")
         view = load_view(conn, event)
@@ -50,8 +51,8 @@ def forfeit(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, winner
                 raise BadRequest("the winner by forfeit must be one of the pairing's two players")
             seat = row.players.index(who)
         note = (f"forfeit: {reason}" if seat is None else f"won by forfeit: {reason}")
-        _save(conn, event, [replace(row, state="forfeit", forfeit_winner=seat, finished_at=now, note=note)])
-        _log(conn, event, now, actor, "forfeit", row.uuid, why=reason,
+        save_pairings(conn, event, [replace(row, state="forfeit", forfeit_winner=seat, finished_at=now, note=note)])
+        log_action(conn, event, now, actor, "forfeit", row.uuid, why=reason,
              winner=None if seat is None else str(row.players[seat]), players=[str(p) for p in row.players])
 
 
@@ -60,18 +61,18 @@ def request_bye(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, rou
     """Give ``player`` a half-point bye in a future round of a Swiss (as they asked): the pairing of that
     round leaves them out. Refused in a round-robin or arena, for a round already paired or the last
     round, for a player not entered, withdrawn or not yet playing then, and for a second bye."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     if round_number < 1:
         raise BadRequest("give the round of the bye: a number from 1")
     with conn.transaction():
-        _lock(conn)
-        state, kind, current, _ = _event_row(conn, event)
+        lock_events(conn)
+        state, kind, current, _ = event_row(conn, event)
         if kind != Format.SWISS.value:
             raise Conflict("a requested bye is for a Swiss: a round-robin's byes follow from its tables, "
                            "and an arena has no rounds (a player just waits)")
         if state == "finished":
             raise Conflict("the event is over")
-        reason = _why(why, required=False)
+        reason = checked_reason(why, required=False)
         view = load_view(conn, event)
         total = view.total_rounds
         assert total is not None
@@ -95,17 +96,17 @@ def request_bye(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, rou
                            f"at most {MAX_REQUESTED_BYES} an event")
         conn.execute("INSERT INTO event_bye_requests (event, player, round, requested_at, why)"
                      " VALUES (%s,%s,%s,%s,%s)", (event, who, round_number, now, reason))
-        _log(conn, event, now, actor, "bye-requested", why=reason, player=str(who), round=round_number)
+        log_action(conn, event, now, actor, "bye-requested", why=reason, player=str(who), round=round_number)
 
 
 def cancel_bye(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director",
                why: str | None = None) -> None:
     """Take back a requested bye whose round is not paired yet (logged)."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        _, _, current, _ = _event_row(conn, event)
-        reason = _why(why, required=False)
+        lock_events(conn)
+        _, _, current, _ = event_row(conn, event)
+        reason = checked_reason(why, required=False)
         who = find_player(conn, str(player))
         held = conn.execute("SELECT round FROM event_bye_requests WHERE event = %s AND player = %s",
                             (event, who)).fetchone()
@@ -114,4 +115,4 @@ def cancel_bye(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now:
         if held[0] <= current:
             raise Conflict(f"round {held[0]} is already paired: the bye stands")
         conn.execute("DELETE FROM event_bye_requests WHERE event = %s AND player = %s", (event, who))
-        _log(conn, event, now, actor, "bye-withdrawn", why=reason, player=str(who), round=int(held[0]))
+        log_action(conn, event, now, actor, "bye-withdrawn", why=reason, player=str(who), round=int(held[0]))

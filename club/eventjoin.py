@@ -17,14 +17,14 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from club import eventstore
+from club import eventdb, eventstore
 from club.errors import BadRequest, Conflict, NotFound
 from club.events.rules import Format
 from club.ratings import Standing
 from club.standings import next_version
 from club.tokens import Kiosk
 
-Conn = eventstore.Conn
+Conn = eventdb.Conn
 NAME_MAX = 80
 
 REFUSALS = {
@@ -83,7 +83,7 @@ def join_at_table(conn: Conn, kiosk: Kiosk, event: str, join: TableJoin, now: fl
     except ValueError:
         return _answer("refused", "unknown-event", f"no event {event!r}", None, join)
     with conn.transaction():
-        eventstore._lock(conn)
+        eventdb.lock_events(conn)
         ev = conn.execute("SELECT uuid, name, format, state FROM events WHERE uuid = %s", (key,)).fetchone()
         if ev is None:
             return _answer("refused", "unknown-event", f"no event {key}", None, join)

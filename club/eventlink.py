@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from psycopg.types.json import Jsonb
 
+from club.eventdb import NS, PAIRING_COLUMNS, Conn, lock_events, log_action, pairing_row, save_pairings
 from club.events.rules import Format
 from club.events.scheduler import OPEN
-from club.eventstore import _ROW_COLUMNS, NS, Conn, _lock, _log, _row, _save
 from club.verify import Verdict
 from club.wire import MatchUpload
 
@@ -29,9 +29,9 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
         return
     berserk = sorted(set(header.berserk or ()))
     conn.execute("UPDATE matches SET event_pairing = %s, berserk = %s WHERE uuid = %s", (key, berserk, match.uuid))
-    _lock(conn)
+    lock_events(conn)
     found = conn.execute(
-        f"SELECT {_ROW_COLUMNS}, event FROM event_pairings WHERE uuid = %s FOR UPDATE", (key,)).fetchone()
+        f"SELECT {PAIRING_COLUMNS}, event FROM event_pairings WHERE uuid = %s FOR UPDATE", (key,)).fetchone()
 
     def refuse(why: str, event: uuid.UUID | None = None) -> None:
         content = {"match": str(match.uuid), "event_pairing": str(key),
@@ -41,15 +41,15 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
             " ON CONFLICT (kind, key, kiosk, content_sha256) DO UPDATE SET times = conflicts.times + 1,"
             " last_seen = now()", (match.uuid, kiosk, sha, why, Jsonb(content)))
         if event is not None:
-            _log(conn, event, header.ended_wall, "hub", "conflict", key, why=why, match=str(match.uuid))
+            log_action(conn, event, header.ended_wall, "hub", "conflict", key, why=why, match=str(match.uuid))
         log.warning("match %s names event pairing %s: %s", match.uuid, key, why)
 
     if found is None:
         refuse("the match names an event pairing the hub does not know")
         return
-    row, event = _row(found[:-1]), found[-1]
+    row, event = pairing_row(found[:-1]), found[-1]
     if not verdict.verified:
-        _log(conn, event, header.ended_wall, "hub", "rejected", key, why=verdict.rejection, match=str(match.uuid))
+        log_action(conn, event, header.ended_wall, "hub", "rejected", key, why=verdict.rejection, match=str(match.uuid))
         return
     if set(header.players) != set(row.players):
         refuse("the match's players are not the pairing's", event)
@@ -58,17 +58,17 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
     if row.state == "moved":  # played at the first table after all: the copy still open gives way
         follow = row
         while follow.state == "moved":
-            nxt = conn.execute(f"SELECT {_ROW_COLUMNS} FROM event_pairings WHERE moved_from = %s FOR UPDATE",
+            nxt = conn.execute(f"SELECT {PAIRING_COLUMNS} FROM event_pairings WHERE moved_from = %s FOR UPDATE",
                                (follow.uuid,)).fetchone()
             if nxt is None:
                 break
-            follow = _row(nxt)
+            follow = pairing_row(nxt)
         if follow.state not in OPEN:
             refuse(f"the pairing moved to another table and is {follow.state} there", event)
             return
-        _save(conn, event, [replace(follow, state="cancelled", finished_at=header.ended_wall,
+        save_pairings(conn, event, [replace(follow, state="cancelled", finished_at=header.ended_wall,
                                     note="played at the table it was first given to")])
-        _log(conn, event, header.ended_wall, "hub", "cancelled", follow.uuid, why="played at the first table")
+        log_action(conn, event, header.ended_wall, "hub", "cancelled", follow.uuid, why="played at the first table")
     elif row.state not in OPEN:
         refuse(f"the pairing is already {row.state}" + (f" ({row.note})" if row.note else ""), event)
         return
@@ -80,7 +80,7 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
     if config.delay_ns != delay * NS or list(config.balances) != [balances, balances] or any(
             b not in (bank * NS, bank * NS // 2) for b in config.bank_ns):
         # counted all the same (the replay verified the match as played); the director sees it
-        _log(conn, event, header.ended_wall, "hub", "settings-differ", key, match=str(match.uuid),
+        log_action(conn, event, header.ended_wall, "hub", "settings-differ", key, match=str(match.uuid),
              why="the match was not played with the event's settings")
     flags = [False, False]
     for seat in berserk:
@@ -89,10 +89,10 @@ def link_match(conn: Conn, kiosk: uuid.UUID, match: MatchUpload, verdict: Verdic
             # the flags are kept in the pairing's seat order
             flags[row.players.index(header.players[seat])] = True
         else:
-            _log(conn, event, header.ended_wall, "hub", "berserk-refused", key, match=str(match.uuid), seat=seat,
+            log_action(conn, event, header.ended_wall, "hub", "berserk-refused", key, match=str(match.uuid), seat=seat,
                  why="berserk needs an arena that allows it and the seat's bank halved in the replayed match")
     aborted = verdict.winner is None or verdict.reason == "aborted"
-    _save(conn, event, [replace(target, state="aborted" if aborted else "played", match=match.uuid,
+    save_pairings(conn, event, [replace(target, state="aborted" if aborted else "played", match=match.uuid,
                                 finished_at=header.ended_wall, berserk=(flags[0], flags[1]))])
-    _log(conn, event, header.ended_wall, "hub", "aborted" if aborted else "result", target.uuid,
+    log_action(conn, event, header.ended_wall, "hub", "aborted" if aborted else "result", target.uuid,
          match=str(match.uuid), winner=verdict.winner)

@@ -17,10 +17,18 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-import psycopg
-from psycopg.types.json import Jsonb
-
 from club.errors import BadRequest, Conflict, NotFound
+from club.eventdb import (
+    PAIRING_COLUMNS,
+    Conn,
+    checked_reason,
+    event_key,
+    event_row,
+    lock_events,
+    log_action,
+    pairing_row,
+    save_pairings,
+)
 from club.events.arena import arena_standings
 from club.events.errors import EventError
 from club.events.model import Bye, Entrant, Forfeit, Game, unordered
@@ -29,41 +37,7 @@ from club.events.scheduler import OPEN, PRESENCE_S, EventView, Plan, Row, decide
 from club.events.standings import Standing, round_standings, standings_json
 
 log = logging.getLogger("club.events")
-Conn = psycopg.Connection[tuple[Any, ...]]
-EVENTS_LOCK = 0x5B1D_0025
-"""The advisory lock the events' writes take turns on (inside their transaction)."""
-NS = 1_000_000_000
 
-_ROW_COLUMNS = ("uuid, round, board, player0, player1, state, created_at, kiosk, offered_at, acknowledge_by,"
-                " acknowledged_at, finished_at, match, moved_from, avoid_kiosk, berserk, note, forfeit_winner, half_bye")
-
-
-def _lock(conn: Conn) -> None:
-    conn.execute("SELECT pg_advisory_xact_lock(%s)", (EVENTS_LOCK,))
-
-
-def _key(text: str | uuid.UUID, what: str) -> uuid.UUID:
-    if isinstance(text, uuid.UUID):
-        return text
-    try:
-        return uuid.UUID(str(text))
-    except ValueError:
-        raise NotFound(f"no such {what}: {text!r}") from None
-
-
-def _why(why: str | None, required: bool = True) -> str | None:
-    text = (why or "").strip()
-    if required and not text:
-        raise BadRequest("give a reason: it is logged with the director's action")
-    if len(text) > 500:
-        raise BadRequest("the reason is longer than 500 characters")
-    return text or None
-
-
-def _log(conn: Conn, event: uuid.UUID, now: float, actor: str, action: str, pairing: uuid.UUID | None = None,
-         why: str | None = None, **detail: object) -> None:
-    conn.execute("INSERT INTO event_log (event, at, actor, action, pairing, why, detail) VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                 (event, now, actor, action, pairing, why, Jsonb(detail)))
 
 
 # -- creating and entering -----------------------------------------------------------------------
@@ -99,7 +73,7 @@ def create_event(conn: Conn, *, name: str, format: str, now: float, rounds: int 
             " tiebreaks, ack_timeout_s, auto_advance, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
             (key, name, kind.value, rules.rounds, rules.minutes, bank_seconds, delay_seconds, balances, berserk,
              [t.value for t in rules.tiebreaks], ack_timeout_s, auto_advance, now))
-        _log(conn, key, now, actor, "created", tiebreaks=[t.value for t in rules.tiebreaks])
+        log_action(conn, key, now, actor, "created", tiebreaks=[t.value for t in rules.tiebreaks])
     return key
 
 
@@ -122,22 +96,14 @@ def find_player(conn: Conn, text: str) -> uuid.UUID:
     return uuid.UUID(str(row[0]))
 
 
-def _event_row(conn: Conn, event: uuid.UUID) -> tuple[Any, ...]:
-    row = conn.execute("SELECT state, format, current_round, name FROM events WHERE uuid = %s FOR UPDATE",
-                       (event,)).fetchone()
-    if row is None:
-        raise NotFound(f"no event {event}")
-    return tuple(row)
-
-
 def join(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director",
          **detail: object) -> None:
     """Enter ``player``: before the start, or late in a running Swiss (from the next round) or arena
     (``detail``: more for the log's row, e.g. the table a player joined at and the join's key)."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        state, kind, current, _ = _event_row(conn, event)
+        lock_events(conn)
+        state, kind, current, _ = event_row(conn, event)
         who = find_player(conn, str(player))
         if state == "finished":
             raise Conflict("the event is over")
@@ -154,17 +120,17 @@ def join(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float
         joined_round = current + 1 if state == "running" and kind == Format.SWISS.value else 1
         conn.execute("INSERT INTO event_entrants (event, player, draw, rating, joined_at, joined_round)"
                      " VALUES (%s,%s,%s,%s,%s,%s)", (event, who, draw[0], rating[0], now, joined_round))
-        _log(conn, event, now, actor, "joined", None, None, player=str(who), round=joined_round, **detail)
+        log_action(conn, event, now, actor, "joined", None, None, player=str(who), round=joined_round, **detail)
 
 
 def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: float, actor: str = "director",
              why: str | None = None) -> None:
     """Withdraw ``player``: an unplayed pairing of theirs is cancelled (in a Swiss or round-robin the
     opponent scores a bye for it); they are paired no more. Before the start, the entry is removed."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        state, kind, current, _ = _event_row(conn, event)
+        lock_events(conn)
+        state, kind, current, _ = event_row(conn, event)
         who = find_player(conn, str(player))
         held = conn.execute("SELECT withdrawn_after FROM event_entrants WHERE event = %s AND player = %s",
                             (event, who)).fetchone()
@@ -172,7 +138,7 @@ def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: f
             raise Conflict("this player is not entered" if held is None else "this player already withdrew")
         if state == "open":
             conn.execute("DELETE FROM event_entrants WHERE event = %s AND player = %s", (event, who))
-            _log(conn, event, now, actor, "removed", why=_why(why, False), player=str(who))
+            log_action(conn, event, now, actor, "removed", why=checked_reason(why, False), player=str(who))
             return
         view = load_view(conn, event)
         last = current
@@ -180,27 +146,27 @@ def withdraw(conn: Conn, event: uuid.UUID | str, player: uuid.UUID | str, now: f
         cancel = ("waiting", "offered") if kind == Format.ARENA.value else OPEN
         for row in view.rows:
             if who in row.players and row.state in cancel:
-                _save(conn, event, [replace(row, state="cancelled", finished_at=now, note="a player withdrew")])
-                _log(conn, event, now, actor, "cancelled", row.uuid, why="a player withdrew")
+                save_pairings(conn, event, [replace(row, state="cancelled", finished_at=now, note="a player withdrew")])
+                log_action(conn, event, now, actor, "cancelled", row.uuid, why="a player withdrew")
                 if row.round is not None:
                     last = min(last, row.round - 1)
                     other = row.player1 if row.player0 == who else row.player0
                     if other is not None:
                         board = max(r.board for r in view.rows if r.round == row.round) + 1
-                        _save(conn, event, [Row(uuid.uuid4(), row.round, board, other, None, "bye", now,
+                        save_pairings(conn, event, [Row(uuid.uuid4(), row.round, board, other, None, "bye", now,
                                                 finished_at=now, note="the opponent withdrew")])
         conn.execute("UPDATE event_entrants SET withdrawn_at = %s, withdrawn_after = %s WHERE event = %s AND player = %s",
                      (now, max(0, last), event, who))
-        _log(conn, event, now, actor, "withdrew", why=_why(why, False), player=str(who), after_round=max(0, last))
+        log_action(conn, event, now, actor, "withdrew", why=checked_reason(why, False), player=str(who), after_round=max(0, last))
 
 
 def start(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> None:
     """Start the event: a Swiss or round-robin pairs round 1 now (refused whole when it cannot be
     paired); an arena's clock starts."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        state, kind, _, _ = _event_row(conn, event)
+        lock_events(conn)
+        state, kind, _, _ = event_row(conn, event)
         if state != "open":
             raise Conflict(f"the event is {state}, not open")
         count = conn.execute("SELECT count(*) FROM event_entrants WHERE event = %s", (event,)).fetchone()
@@ -212,7 +178,7 @@ def start(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director
         conn.execute("UPDATE events SET state = 'running', started_at = %s,"
                      " ends_at = CASE WHEN minutes IS NULL THEN NULL ELSE %s + minutes * 60 END WHERE uuid = %s",
                      (now, now, event))
-        _log(conn, event, now, actor, "started", players=int(count[0]))
+        log_action(conn, event, now, actor, "started", players=int(count[0]))
         if kind != Format.ARENA.value:
             _apply(conn, load_view(conn, event), decide(load_view(conn, event), [], now), now)
 
@@ -220,10 +186,10 @@ def start(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director
 def next_round(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director", why: str | None = None) -> int:
     """Pair the next round of a Swiss or round-robin now; before the current round's results are all in
     only with a reason (an override, logged: its unplayed pairings are cancelled). The round paired."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        state, kind, current, _ = _event_row(conn, event)
+        lock_events(conn)
+        state, kind, current, _ = event_row(conn, event)
         if kind == Format.ARENA.value:
             raise Conflict("an arena has no rounds")
         if state != "running":
@@ -234,10 +200,10 @@ def next_round(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "dir
         if current >= total:
             raise Conflict(f"all {total} rounds are paired")
         settled = view.round_settled(current)
-        reason = _why(why, required=not settled)
+        reason = checked_reason(why, required=not settled)
         plan = decide(view, [], now, force_next=True)
         _apply(conn, view, plan, now)
-        _log(conn, event, now, actor, "next-round" if settled else "override", why=reason, round=current + 1)
+        log_action(conn, event, now, actor, "next-round" if settled else "override", why=reason, round=current + 1)
         return int(current) + 1
 
 
@@ -246,12 +212,12 @@ def repair(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, players
     """Re-pair by hand: the pairing ``pairing`` (unplayed) is cancelled and ``players`` (two, seat 0
     first; or one, who gets a bye in a Swiss or round-robin) are paired instead in its round. Logged
     with the reason; the new pairing's uuid."""
-    event = _key(event, "event")
-    key = _key(pairing, "pairing")
+    event = event_key(event, "event")
+    key = event_key(pairing, "pairing")
     with conn.transaction():
-        _lock(conn)
-        _event_row(conn, event)
-        reason = _why(why)
+        lock_events(conn)
+        event_row(conn, event)
+        reason = checked_reason(why)
         view = load_view(conn, event)
         row = next((r for r in view.rows if r.uuid == key), None)
         if row is None:
@@ -268,8 +234,8 @@ def repair(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, players
         new = Row(uuid.uuid4(), row.round, row.board, chosen[0], chosen[1] if len(chosen) == 2 else None,
                   "waiting" if len(chosen) == 2 else "bye", now, finished_at=None if len(chosen) == 2 else now,
                   note=f"re-paired by hand: {reason}")
-        _save(conn, event, [replace(row, state="cancelled", finished_at=now, note=f"re-paired by hand: {reason}"), new])
-        _log(conn, event, now, actor, "re-paired", row.uuid, why=reason, new=str(new.uuid),
+        save_pairings(conn, event, [replace(row, state="cancelled", finished_at=now, note=f"re-paired by hand: {reason}"), new])
+        log_action(conn, event, now, actor, "re-paired", row.uuid, why=reason, new=str(new.uuid),
              players=[str(p) for p in chosen])
         return new.uuid
 
@@ -277,45 +243,39 @@ def repair(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, players
 def cancel(conn: Conn, event: uuid.UUID | str, pairing: uuid.UUID | str, now: float, actor: str = "director",
            why: str | None = None) -> None:
     """Cancel an unplayed pairing (logged with the reason): nobody scores it."""
-    event = _key(event, "event")
-    key = _key(pairing, "pairing")
+    event = event_key(event, "event")
+    key = event_key(pairing, "pairing")
     with conn.transaction():
-        _lock(conn)
-        reason = _why(why)
+        lock_events(conn)
+        reason = checked_reason(why)
         view = load_view(conn, event)
         row = next((r for r in view.rows if r.uuid == key), None)
         if row is None:
             raise NotFound(f"no pairing {key} in this event")
         if row.state not in (*OPEN, "aborted"):
             raise Conflict(f"the pairing is {row.state}; only an unplayed one is cancelled")
-        _save(conn, event, [replace(row, state="cancelled", finished_at=now, note=f"cancelled: {reason}")])
-        _log(conn, event, now, actor, "cancelled", row.uuid, why=reason)
+        save_pairings(conn, event, [replace(row, state="cancelled", finished_at=now, note=f"cancelled: {reason}")])
+        log_action(conn, event, now, actor, "cancelled", row.uuid, why=reason)
 
 
 def forbid(conn: Conn, event: uuid.UUID | str, a: uuid.UUID | str, b: uuid.UUID | str, now: float,
            actor: str = "director", why: str | None = None) -> None:
     """Forbid two entrants to be paired in this event (logged with the reason)."""
-    event = _key(event, "event")
+    event = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        _event_row(conn, event)
-        reason = _why(why)
+        lock_events(conn)
+        event_row(conn, event)
+        reason = checked_reason(why)
         first, second = find_player(conn, str(a)), find_player(conn, str(b))
         if first == second:
             raise BadRequest("a player cannot be forbidden from themselves")
         lo, hi = unordered(first, second)
         conn.execute("INSERT INTO event_forbidden (event, player_a, player_b, why) VALUES (%s,%s,%s,%s)"
                      " ON CONFLICT DO NOTHING", (event, lo, hi, reason))
-        _log(conn, event, now, actor, "forbidden", why=reason, players=[str(lo), str(hi)])
+        log_action(conn, event, now, actor, "forbidden", why=reason, players=[str(lo), str(hi)])
 
 
 # -- loading ---------------------------------------------------------------------------------------
-
-
-def _row(r: Sequence[Any]) -> Row:
-    berserk = tuple(bool(x) for x in (r[15] or (False, False)))
-    return Row(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
-               (berserk[0], berserk[1]), r[16], r[17], bool(r[18]))
 
 
 def load_view(conn: Conn, event: uuid.UUID) -> EventView:
@@ -330,8 +290,8 @@ def load_view(conn: Conn, event: uuid.UUID) -> EventView:
                      for r in conn.execute(
                          "SELECT e.player, p.name, e.rating, e.joined_round, e.withdrawn_after FROM event_entrants e"
                          " JOIN players p ON p.uuid = e.player WHERE e.event = %s ORDER BY e.draw", (event,)))
-    rows = tuple(_row(r) for r in conn.execute(
-        f"SELECT {_ROW_COLUMNS} FROM event_pairings WHERE event = %s ORDER BY created_at, round, board", (event,)))
+    rows = tuple(pairing_row(r) for r in conn.execute(
+        f"SELECT {PAIRING_COLUMNS} FROM event_pairings WHERE event = %s ORDER BY created_at, round, board", (event,)))
     games = tuple(
         Game(r[0], (r[1], r[2]), int(r[3]), (int(r[4][0]), int(r[4][1])), int(r[5] or 0), float(r[6]),
              (bool(r[7][0]), bool(r[7][1])), start=int(balances))
@@ -363,7 +323,7 @@ def table_of(view: EventView) -> list[Standing]:
 def standings(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
     """``GET /api/v1/events/ID/standings``: the tiebreaks' names, then rank, player, name, score,
     tiebreaks in order and games per player."""
-    key = _key(event, "event")
+    key = event_key(event, "event")
     view = load_view(conn, key)
     return standings_json(key, view.rules, table_of(view))
 
@@ -383,7 +343,7 @@ def list_events(conn: Conn) -> list[dict[str, Any]]:
 
 def event_detail(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
     """An event with its entrants, pairings (names and tables), log and standings, for the pages."""
-    key = _key(event, "event")
+    key = event_key(event, "event")
     summary = next((e for e in list_events(conn) if e["uuid"] == str(key)), None)
     if summary is None:
         raise NotFound(f"no event {key}")
@@ -428,24 +388,10 @@ def event_detail(conn: Conn, event: uuid.UUID | str) -> dict[str, Any]:
 # -- the scheduler and the tables ------------------------------------------------------------------
 
 
-def _save(conn: Conn, event: uuid.UUID, rows: Sequence[Row]) -> None:
-    for r in rows:
-        conn.execute(
-            f"INSERT INTO event_pairings (event, {_ROW_COLUMNS}) VALUES"
-            " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (uuid) DO UPDATE SET"
-            " state = EXCLUDED.state, kiosk = EXCLUDED.kiosk, offered_at = EXCLUDED.offered_at,"
-            " acknowledge_by = EXCLUDED.acknowledge_by, acknowledged_at = EXCLUDED.acknowledged_at,"
-            " finished_at = EXCLUDED.finished_at, match = EXCLUDED.match, berserk = EXCLUDED.berserk,"
-            " note = EXCLUDED.note, forfeit_winner = EXCLUDED.forfeit_winner",
-            (event, r.uuid, r.round, r.board, r.player0, r.player1, r.state, r.created_at, r.kiosk, r.offered_at,
-             r.acknowledge_by, r.acknowledged_at, r.finished_at, r.match, r.moved_from, r.avoid_kiosk,
-             list(r.berserk), r.note, r.forfeit_winner, r.half_bye))
-
-
 def _apply(conn: Conn, view: EventView, plan: Plan, now: float) -> None:
     # rows a move copies refer to the rows they replace: write those first
     ordered = sorted(plan.rows.values(), key=lambda r: r.moved_from is not None)
-    _save(conn, view.uuid, ordered)
+    save_pairings(conn, view.uuid, ordered)
     if plan.current_round is not None:
         conn.execute("UPDATE events SET current_round = %s WHERE uuid = %s", (plan.current_round, view.uuid))
     if plan.finished:
@@ -454,7 +400,7 @@ def _apply(conn: Conn, view: EventView, plan: Plan, now: float) -> None:
     for action, pairing, detail in plan.log:
         rest = dict(detail)
         why = rest.pop("why", None)
-        _log(conn, view.uuid, now, "hub", action, pairing, None if why is None else str(why), **rest)
+        log_action(conn, view.uuid, now, "hub", action, pairing, None if why is None else str(why), **rest)
 
 
 def seen(conn: Conn, kiosk: uuid.UUID, now: float) -> None:
@@ -479,7 +425,7 @@ def tick(conn: Conn, now: float, busy: Collection[uuid.UUID] = ()) -> int:
     event that cannot be paired now is logged (once in a row) and left as it is."""
     written = 0
     with conn.transaction():
-        _lock(conn)
+        lock_events(conn)
         running = [r[0] for r in conn.execute("SELECT uuid FROM events WHERE state = 'running' ORDER BY created_at")]
         if not running:
             return 0
@@ -494,7 +440,7 @@ def tick(conn: Conn, now: float, busy: Collection[uuid.UUID] = ()) -> int:
                 last = conn.execute("SELECT action, why FROM event_log WHERE event = %s ORDER BY id DESC LIMIT 1",
                                     (event,)).fetchone()
                 if last is None or tuple(last) != ("pairing-failed", exc.message):
-                    _log(conn, event, now, "hub", "pairing-failed", why=exc.message)
+                    log_action(conn, event, now, "hub", "pairing-failed", why=exc.message)
                 log.warning("event %s: %s", event, exc.message)
                 continue
             written += len(plan.rows)
@@ -522,9 +468,9 @@ def assignment(conn: Conn, kiosk: uuid.UUID) -> dict[str, Any] | None:
 def acknowledge(conn: Conn, kiosk: uuid.UUID, pairing: str, now: float) -> None:
     """The table stored its pairing. NotFound for a pairing not given to this table; Conflict (with the
     reason) when it was moved to another table or cancelled; acknowledging twice is fine."""
-    key = _key(pairing, "pairing")
+    key = event_key(pairing, "pairing")
     with conn.transaction():
-        _lock(conn)
+        lock_events(conn)
         row = conn.execute("SELECT state, kiosk, note, event FROM event_pairings WHERE uuid = %s", (key,)).fetchone()
         if row is None or row[1] != kiosk:
             raise NotFound(f"no pairing {key} for this table")
@@ -532,6 +478,6 @@ def acknowledge(conn: Conn, kiosk: uuid.UUID, pairing: str, now: float) -> None:
         if state == "offered":
             conn.execute("UPDATE event_pairings SET state = 'acknowledged', acknowledged_at = %s WHERE uuid = %s",
                          (now, key))
-            _log(conn, event, now, "hub", "acknowledged", key)
+            log_action(conn, event, now, "hub", "acknowledged", key)
         elif state in ("moved", "cancelled", "forfeit"):
             raise Conflict(f"the pairing was {'scored by forfeit' if state == 'forfeit' else state}" + (f" ({note})" if note else ""), state=state)

@@ -18,8 +18,9 @@ import uuid
 from collections import defaultdict, deque
 
 from club.errors import BadRequest, Conflict, TooManyTries, WrongCode
+from club.eventdb import Conn, event_key, event_row, lock_events, log_action
 from club.events.rules import Format
-from club.eventstore import Conn, _event_row, _key, _lock, _log, join
+from club.eventstore import join
 
 DIGITS = 6
 MAX_WRONG = 10
@@ -76,32 +77,32 @@ _EVENT = "SELECT join_code, state, format, current_round, rounds FROM events"
 
 def new_code(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> str:
     """Open joining by code for ``event`` with a fresh code (any earlier one stops working); the code."""
-    key = _key(event, "event")
+    key = event_key(event, "event")
     code = f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
     with conn.transaction():
-        _lock(conn)
-        state, kind, current, _ = _event_row(conn, key)
+        lock_events(conn)
+        state, kind, current, _ = event_row(conn, key)
         rounds = conn.execute("SELECT rounds FROM events WHERE uuid = %s", (key,)).fetchone()
         if not accepting(state, kind, current, None if rounds is None else rounds[0]):
             raise Conflict("this event takes no more entries")
         conn.execute("UPDATE events SET join_code = %s WHERE uuid = %s", (code, key))
-        _log(conn, key, now, actor, "join-code", why="players may join with the code shown at the club")
+        log_action(conn, key, now, actor, "join-code", why="players may join with the code shown at the club")
     return code
 
 
 def close(conn: Conn, event: uuid.UUID | str, now: float, actor: str = "director") -> None:
     """Close joining by code for ``event``."""
-    key = _key(event, "event")
+    key = event_key(event, "event")
     with conn.transaction():
-        _lock(conn)
-        _event_row(conn, key)
+        lock_events(conn)
+        event_row(conn, key)
         conn.execute("UPDATE events SET join_code = NULL WHERE uuid = %s", (key,))
-        _log(conn, key, now, actor, "join-code-closed")
+        log_action(conn, key, now, actor, "join-code-closed")
 
 
 def code_of(conn: Conn, event: uuid.UUID | str) -> str | None:
     """The event's join code while it takes entries (None: closed), for the director's screen and the TV."""
-    row = conn.execute(_EVENT + " WHERE uuid = %s", (_key(event, "event"),)).fetchone()
+    row = conn.execute(_EVENT + " WHERE uuid = %s", (event_key(event, "event"),)).fetchone()
     if row is None or row[0] is None or not accepting(row[1], row[2], row[3], row[4]):
         return None
     return str(row[0])
@@ -117,7 +118,7 @@ def open_events(conn: Conn) -> list[tuple[uuid.UUID, str]]:
 def self_join(conn: Conn, guard: Guard, event: uuid.UUID | str, player: str, code: str, now: float) -> None:
     """Enter ``player`` in ``event`` when ``code`` is the event's join code; WrongCode (counted by
     ``guard``), TooManyTries, or ``eventstore.join``'s refusals otherwise, changing nothing."""
-    key = _key(event, "event")
+    key = event_key(event, "event")
     guard.check(key, now)
     typed = "".join(code.split())
     if not player.strip():

@@ -271,10 +271,8 @@ class Controller:
         o = self.ui.owner
         if (o.keypad is not None or o.confirm_stop) and type(intent) not in OWNER and not self.match_in_progress():
             return "the owner has the screen"  # beside a match in progress the players play on
-        if isinstance(intent, do.ConfirmName | do.PickPlayer) and self.events.joins.joining is not None:
-            return "a join's picker"  # it shows Join for each name and OK: seating no one was on screen
-        if type(intent) not in MATCH and not isinstance(intent, do.Hint):
-            return self.review.refusal(self, intent)  # None but for the review's own intents
+        if type(intent) not in MATCH and not isinstance(intent, do.Hint):  # None but for these screens' own intents
+            return self.events.refusal(intent) or self.review.refusal(self, intent)
         s = self.session
         if s is None:
             return "no match"

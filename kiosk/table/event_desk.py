@@ -112,6 +112,13 @@ class EventDesk:
         """What a press at the home screen means of club events: the pairing's Start, the event to join."""
         return (self.home_intent(), *self.joins.meaning())
 
+    def refusal(self, intent: do.Intent) -> str | None:
+        """Why ``intent`` is not taken at the table's club screens (None: it is): a name picked or a keyboard's
+        OK that seats, while the picker is a join's (it shows Join for each name, and OK joins)."""
+        if isinstance(intent, do.ConfirmName | do.PickPlayer) and self.joins.joining is not None:
+            return "a join's picker"
+        return None
+
     def routes(self) -> dict[type[do.Intent], Callable[[Any, int], object]]:
         """The events' intents and what they do (a part of the controller's one dispatch table)."""
         return {do.StartPairing: self.start, do.Berserk: self.toggle_berserk, do.JoinEvent: self.joins.open,

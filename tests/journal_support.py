@@ -17,9 +17,11 @@ import pytest
 
 from engine import NS_PER_S, Resign
 from kiosk.config import MatchSettings
+from kiosk.store.database import Migration
 from kiosk.store.journal import Journal
 from kiosk.store.keeper import JournalKeeper
 from kiosk.store.recorder import MatchRecorder, new_recorded_match
+from kiosk.store.schema import MIGRATIONS
 from kiosk.table.session import GameSession, match_config
 
 S = NS_PER_S
@@ -66,6 +68,21 @@ class Table:
         else:
             self.recorder.sync(self.match, self.now)
         return not self.match.is_over
+
+
+def journal_before(path: Path, migration: Migration) -> sqlite3.Connection:
+    """A journal at ``path`` as the kiosk's version before ``migration`` (one of ``schema.MIGRATIONS``) left
+    it, open for rows of that version; the caller commits and closes it."""
+    conn = sqlite3.connect(path)
+    before = MIGRATIONS[:MIGRATIONS.index(migration)]
+    for step in before:
+        if callable(step):
+            step(conn)
+        else:
+            for statement in step:
+                conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {len(before)}")
+    return conn
 
 
 def new_table(journal: Journal | None, seed: int = 1, *, players: tuple[int | None, int | None] = (None, None),

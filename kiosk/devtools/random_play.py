@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import Action, Match, Phase, Play, Resign, Start, shuffle_deal
 from kiosk.app import App
+from kiosk.devtools.board_bench import link_count
 from kiosk.table.session import GameSession
 from kiosk.timesource import FakeClock
 from kiosk.ui.board.geometry import layout_board
@@ -39,8 +40,7 @@ def board_has_link(app: App, match: Match) -> bool:
     """True if the board of ``match``, laid out on ``app``'s table screen, shows a link (an end that
     its own tiles walled in, moved into free room)."""
     board = app.stage.regions.board
-    geometry = layout_board(match.layout, (board.x, board.y, board.width, board.height))
-    return any(t.link for t in geometry.tiles) or any(t.link for t in geometry.targets)
+    return link_count(layout_board(match.layout, (board.x, board.y, board.width, board.height))) > 0
 
 
 LIVE_OPENINGS = (201, 202, 203)

@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from board_support import on_edge
 
 from engine import ALL_TILES, Layout, Point, Slot, Tile, tile
 from kiosk.devtools.board_bench import end_of_round_boards
@@ -78,14 +79,6 @@ def contact(a: Rect, b: Rect) -> int:
     if ay1 == by0 or by1 == ay0:
         return max(0, min(ax1, bx1) - max(ax0, bx0))
     return 0
-
-
-def on_edge(point: tuple[int, int], rect: Rect, slack: int = 2) -> bool:
-    """True if ``point`` lies on the border of ``rect`` (within ``slack`` pixels)."""
-    x, y = point
-    rx, ry, rw, rh = rect
-    inside_ = rx - slack <= x <= rx + rw + slack and ry - slack <= y <= ry + rh + slack
-    return inside_ and (min(abs(x - rx), abs(x - rx - rw)) <= slack or min(abs(y - ry), abs(y - ry - rh)) <= slack)
 
 
 def side_touched(rect: Rect, other: Rect) -> str:

@@ -7,8 +7,9 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from board_support import boards_as_played, check_every_tile_kept
 
-from engine import Layout, Slot
+from engine import Slot
 from kiosk.devtools.board_bench import (
     beside_doubles,
     board_rect,
@@ -18,21 +19,11 @@ from kiosk.devtools.board_bench import (
     stability,
 )
 from kiosk.ui.board.geometry import (
-    BoardGeometry,
     PlacedTile,
     layout_board_anew,
     layout_placements,
     min_readable_long,
 )
-
-
-def boards_as_played(layout: Layout, area: tuple[int, int, int, int]) -> list[BoardGeometry]:
-    """The board after each placement of ``layout``'s round, as the players saw it."""
-    shown = []
-    for n in range(1, len(layout.placements) + 1):
-        part = layout.placements[:n]
-        shown.append(layout_placements(part, next((p.tile for p in part if p.tile.is_double), None), area))
-    return shown
 
 
 def test_earlier_tiles_keep_their_pixels_unless_the_whole_board_pans_or_rescales() -> None:
@@ -105,24 +96,12 @@ return row too close to the row before for its branch. The rounds whose ends wer
 ``test_kiosk_board_walled_in.py``."""
 
 
-def _round(text: str) -> Layout:
-    """A round written as ``tile@at_tile:slot`` placements (the opening tile without ``@``)."""
-    return Layout.from_list([[tile, at.split(":") if at else None]
-                             for tile, _, at in (word.partition("@") for word in text.split())])
-
-
 @pytest.mark.parametrize(("screen", "found", "played"), ONCE_LAID_OUT_AGAIN,
                          ids=[f"{w}x{h} {found}" for (w, h), found, _ in ONCE_LAID_OUT_AGAIN])
 def test_the_rounds_once_laid_out_again_keep_every_tile(screen: tuple[int, int], found: str, played: str) -> None:
     """Issue 20, point 3: each placement of these rounds keeps every earlier tile's place and direction
     (a pan or a rescale of the whole board allowed), and the tiles stay readable."""
-    layout = _round(played)
-    area = board_rect(*screen)
-    s = stability([layout], area)
-    assert s.placements == len(layout) - 1
-    assert s.moved_placements == 0, (found, s.cases)
-    final = layout_placements(layout.placements, layout.spinner, area)
-    assert final.tile_long >= min_readable_long(area)
+    check_every_tile_kept(screen, found, played)
 
 
 @pytest.mark.slow

@@ -7,10 +7,9 @@ import os
 
 import pygame
 import pytest
+from board_support import boards_as_played, check_every_tile_kept, on_edge, round_of
 
-from engine import Layout
-from kiosk.devtools.board_bench import board_rect, link_count, stability
-from kiosk.ui.board.geometry import BoardGeometry, Rect, layout_placements, min_readable_long
+from kiosk.devtools.board_bench import board_rect, link_count
 from kiosk.ui.board.render import IVORY, draw_board
 
 WALLED_IN = [
@@ -59,41 +58,12 @@ which the board's own tiles walled an end in: before the links, the board was la
 _IDS = [f"{w}x{h} {found}" for (w, h), found, _ in WALLED_IN]
 
 
-def _round(text: str) -> Layout:
-    """A round written as ``tile@at_tile:slot`` placements (the opening tile without ``@``)."""
-    return Layout.from_list([[tile, at.split(":") if at else None]
-                             for tile, _, at in (word.partition("@") for word in text.split())])
-
-
-def _as_played(layout: Layout, area: Rect) -> list[BoardGeometry]:
-    shown = []
-    for n in range(1, len(layout.placements) + 1):
-        part = layout.placements[:n]
-        shown.append(layout_placements(part, next((p.tile for p in part if p.tile.is_double), None), area))
-    return shown
-
-
-def _on_edge(point: tuple[int, int], rect: Rect, slack: int = 2) -> bool:
-    """True if ``point`` lies on the border of ``rect`` (within ``slack`` pixels)."""
-    x, y = point
-    rx, ry, rw, rh = rect
-    inside = rx - slack <= x <= rx + rw + slack and ry - slack <= y <= ry + rh + slack
-    near_side = min(abs(x - rx), abs(x - rx - rw)) <= slack or min(abs(y - ry), abs(y - ry - rh)) <= slack
-    return inside and near_side
-
-
 @pytest.mark.parametrize(("screen", "found", "played"), WALLED_IN, ids=_IDS)
 def test_a_walled_in_end_keeps_every_tile_where_it_was(screen: tuple[int, int], found: str, played: str) -> None:
     """Each placement of these rounds keeps every earlier tile's place and direction (a pan or a rescale
     of the whole board allowed), the tiles stay readable, and the walled-in end shows a link."""
-    layout = _round(played)
-    area = board_rect(*screen)
-    s = stability([layout], area)
-    assert s.placements == len(layout) - 1
-    assert s.moved_placements == 0, (found, s.cases)
+    s = check_every_tile_kept(screen, found, played)
     assert s.links, found
-    final = layout_placements(layout.placements, layout.spinner, area)
-    assert final.tile_long >= min_readable_long(area)
 
 
 @pytest.mark.parametrize(("screen", "found", "played"), WALLED_IN, ids=_IDS)
@@ -102,18 +72,18 @@ def test_a_link_runs_from_the_arms_end_to_the_tile_or_target_laid_in_free_room(
     """A link starts on the edge of the tile whose end was walled in and ends on the edge of the tile
     (or the tap target) joined to it there; tiles and targets never overlap; the link's ends are inside
     the board."""
-    layout = _round(played)
+    layout = round_of(played)
     area = board_rect(*screen)
     checked = 0
-    for geometry in _as_played(layout, area):
+    for geometry in boards_as_played(layout, area):
         by_tile = {t.tile: t for t in geometry.tiles}
         parents = {p.tile: p.at.tile for p in layout.placements if p.at is not None}
         for placed in geometry.tiles:
             if placed.link is None:
                 continue
             start, end = placed.link
-            assert _on_edge(start, by_tile[parents[placed.tile]].rect), (found, placed)
-            assert _on_edge(end, placed.rect), (found, placed)
+            assert on_edge(start, by_tile[parents[placed.tile]].rect), (found, placed)
+            assert on_edge(end, placed.rect), (found, placed)
             if placed.tile.is_double:  # across its line: the link ends on a long side
                 x, _, w, h = placed.rect
                 assert (min(abs(end[0] - x), abs(end[0] - x - w)) <= 2) == (h > w), (found, placed)
@@ -121,8 +91,8 @@ def test_a_link_runs_from_the_arms_end_to_the_tile_or_target_laid_in_free_room(
             checked += 1
         for target in geometry.targets:
             if target.link is not None:
-                assert _on_edge(target.link, by_tile[target.point.tile].rect), (found, target)
-                assert _on_edge(target.anchor, target.rect), (found, target)
+                assert on_edge(target.link, by_tile[target.point.tile].rect), (found, target)
+                assert on_edge(target.anchor, target.rect), (found, target)
                 checked += 1
         rects = [pygame.Rect(t.rect) for t in geometry.tiles] + [pygame.Rect(t.rect) for t in geometry.targets]
         for i, a in enumerate(rects):
@@ -138,9 +108,9 @@ def test_a_link_is_drawn_over_the_board() -> None:
     """The link is drawn: ivory along its middle, between the arm's end and the tile laid for it."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     screen, found, played = WALLED_IN[0]
-    layout = _round(played)
+    layout = round_of(played)
     area = board_rect(*screen)
-    geometry = next(g for g in _as_played(layout, area) if any(t.link for t in g.tiles))
+    geometry = next(g for g in boards_as_played(layout, area) if any(t.link for t in g.tiles))
     linked = next(t for t in geometry.tiles if t.link)
     assert linked.link is not None
     (x0, y0), (x1, y1) = linked.link

@@ -200,6 +200,19 @@ def type_name(app: App, name: str) -> None:
         tap(app, do.Key(ch.upper()))
 
 
+def typed_for_a_join(journal: Journal, hub: EventHub, name: str) -> tuple[App, AssignmentWorker]:
+    """The table with Friday Swiss taking entries, Player 1's join picker open on New player's keyboard
+    and ``name`` typed in Latin letters."""
+    app, w = at_table(journal, hub)
+    hub.joinable = [SWISS]
+    poll(app, w)
+    tap(app, do.JoinEvent(0, SWISS["uuid"]))
+    tap(app, do.NewPlayer(0))
+    to_latin(app)
+    type_name(app, name)
+    return app, w
+
+
 def test_a_walk_in_names_themselves_in_the_join_picker_and_is_joined(journal: Journal, hub: EventHub) -> None:
     app, w = at_table(journal, hub)
     hub.joinable = [SWISS]
@@ -247,13 +260,7 @@ def test_a_seat_press_the_join_picker_never_showed_seats_no_one(journal: Journal
 
 
 def test_a_taken_or_empty_name_in_the_join_picker_says_why_and_joins_no_one(journal: Journal, hub: EventHub) -> None:
-    app, w = at_table(journal, hub)
-    hub.joinable = [SWISS]
-    poll(app, w)
-    tap(app, do.JoinEvent(0, SWISS["uuid"]))
-    tap(app, do.NewPlayer(0))
-    to_latin(app)
-    type_name(app, "anna")  # Anna is named here already, whatever the case
+    app, w = typed_for_a_join(journal, hub, "anna")  # Anna is named here already, whatever the case
     tap(app, do.JoinNamed())
     assert 'The name "Anna" is taken: pick it from the list or choose another.' in texts(app)
     assert app.ui.records.typing == "Anna" and app.ui.records.picker == 0
@@ -313,13 +320,7 @@ def test_a_join_for_a_player_the_journal_does_not_know_is_a_warning_not_a_crash(
 
 
 def test_a_double_tap_on_ok_makes_and_joins_the_walk_in_once(journal: Journal, hub: EventHub) -> None:
-    app, w = at_table(journal, hub)
-    hub.joinable = [SWISS]
-    poll(app, w)
-    tap(app, do.JoinEvent(0, SWISS["uuid"]))
-    tap(app, do.NewPlayer(0))
-    to_latin(app)
-    type_name(app, "Cleo")
+    app, w = typed_for_a_join(journal, hub, "Cleo")
     spot = spot_for(app, do.JoinNamed())
     assert spot is not None
     assert isinstance(app.clock, FakeClock)

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import pytest
 from event_hub_support import TOKEN, EventHub
+from journal_support import journal_before
 
 from engine import NS_PER_S
 from kiosk.club.assignment import AssignmentWorker
@@ -22,7 +23,7 @@ from kiosk.club.joins import JoinableEvent, kept_joinable, new_join, unsent_join
 from kiosk.club.sync import DirectAccess
 from kiosk.club.table_pairing import PairingBox
 from kiosk.store.journal import Journal
-from kiosk.store.schema import EVENT_JOINS, MIGRATIONS, SCHEMA_VERSION
+from kiosk.store.schema import EVENT_JOINS, SCHEMA_VERSION
 
 S = NS_PER_S
 R = TypeVar("R")
@@ -186,15 +187,7 @@ def test_an_answered_join_is_shown_for_two_minutes(journal: Journal, hub: EventH
 
 def test_a_journal_of_the_version_before_takes_the_joins_table(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    conn = sqlite3.connect(path)
-    before = MIGRATIONS[:MIGRATIONS.index(EVENT_JOINS)]
-    for step in before:
-        if callable(step):
-            step(conn)
-        else:
-            for statement in step:
-                conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {len(before)}")
+    conn = journal_before(path, EVENT_JOINS)
     conn.commit()
     conn.close()
     with Journal.open(path) as journal:

@@ -5,12 +5,12 @@ a pairing the players claimed is kept; the back-off while the hub is away; a res
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from event_hub_support import TOKEN, EventHub, pairing_body
+from journal_support import journal_before
 
 from engine import NS_PER_S, MatchConfig
 from kiosk.club.assignment import AssignmentWorker
@@ -20,7 +20,7 @@ from kiosk.club.sync import DirectAccess
 from kiosk.club.table_pairing import PairingBox
 from kiosk.store.journal import Journal
 from kiosk.store.players import Players
-from kiosk.store.schema import EVENTS, MIGRATIONS, SCHEMA_VERSION
+from kiosk.store.schema import EVENTS, SCHEMA_VERSION
 
 S = NS_PER_S
 ANNA = "11111111-1111-4111-8111-111111111111"
@@ -179,15 +179,7 @@ def test_a_restart_shows_the_stored_pairing_before_the_hub_answers(tmp_path: Pat
 
 def test_a_journal_of_the_version_before_takes_the_event_columns(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    conn = sqlite3.connect(path)
-    before = MIGRATIONS[:MIGRATIONS.index(EVENTS)]
-    for step in before:  # the journal as the version before the events' left it
-        if callable(step):
-            step(conn)
-        else:
-            for statement in step:
-                conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {len(before)}")
+    conn = journal_before(path, EVENTS)  # the journal as the version before the events' left it
     conn.execute("INSERT INTO players (name, created_wall, rating, rd, volatility, uuid) VALUES ('Ann', 1, 1500, 350, "
                  "0.06, ?)", (ANNA,))
     conn.execute("INSERT INTO matches (player0, created_wall, config, uuid) VALUES (1, 2, ?, ?)",

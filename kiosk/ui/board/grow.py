@@ -12,7 +12,7 @@ room. See docs/board-layout.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from engine import Placement, Point, Tile
@@ -118,15 +118,20 @@ def _room_among(grid: Grid, point: Point, ends: dict[Point, _End], placed: froze
     if level < 0:
         return True
     state = grid.snapshot()
-    for other, end in ends.items():
-        if other != point:
-            x0, y0, x1, y1 = unit_box(end.x, end.y, end.d, 2, 1)
-            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, grid.wu), min(y1, grid.hu)
-            if x0 < x1 and y0 < y1:
-                grid.fill((x0, y0, x1, y1))
+    fill_half_squares(grid, (end for other, end in ends.items() if other != point))
     found = _room(grid, point, ends[point], placed, spinner, level)
     grid.restore(state)
     return found
+
+
+def fill_half_squares(grid: Grid, ends: Iterable[_End]) -> None:
+    """Mark the half square in front of each of ``ends`` solid on ``grid`` (where it lies on the grid):
+    the least room each end's tap target needs."""
+    for end in ends:
+        x0, y0, x1, y1 = unit_box(end.x, end.y, end.d, 2, 1)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, grid.wu), min(y1, grid.hu)
+        if x0 < x1 and y0 < y1:
+            grid.fill((x0, y0, x1, y1))
 
 
 def _padded(grid: Grid, margin: int) -> Grid:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from engine import Placement, Point, Tile
 from kiosk.ui.board.grid import Grid, ccw, cw, neg, unit_box
-from kiosk.ui.board.grow import SHORT, _add, _moved, _offsets, links_after
+from kiosk.ui.board.grow import SHORT, _add, _moved, _offsets, fill_half_squares, links_after
 from kiosk.ui.board.lay import (
     Attempt,
     TargetBox,
@@ -65,11 +65,7 @@ def _moved_ends(grid: Grid, end: _End, others: Iterable[_End], tile: Tile | None
         if (x, y) != origin)
     room = grid.blank()
     room.solid = list(grid.solid)
-    for other in others:
-        x0, y0, x1, y1 = unit_box(other.x, other.y, other.d, 2, 1)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, grid.wu), min(y1, grid.hu)
-        if x0 < x1 and y0 < y1:
-            room.fill((x0, y0, x1, y1))
+    fill_half_squares(room, others)
     tried: list[tuple[int, int]] = []
     for clear in (True, False):
         for along, half in JUMP_ROOM:
